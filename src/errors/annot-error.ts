@@ -1,0 +1,23 @@
+/**
+ * The root of every error annot throws on purpose. `code` is stable across releases so that
+ * scripts, the CLI exit-code mapping and the HTTP status mapping can key on it instead of on
+ * message text, which is free to improve.
+ */
+export abstract class AnnotError extends Error {
+  abstract readonly code: string;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Input that does not have the shape or the values the caller promised. */
+export class InvalidInputError extends AnnotError {
+  readonly code: string = 'ANNOT_INVALID_INPUT';
+}
+
+/** A lookup of something (annotation, tier, schema, format, unit) that does not exist. */
+export class NotFoundError extends AnnotError {
+  readonly code: string = 'ANNOT_NOT_FOUND';
+}

@@ -1,0 +1,211 @@
+import { divideRounding, fractionToDecimal, parseSeconds, type Fraction, type RoundingMode } from './decimal.js';
+import { InvalidTimeError, LossyTimeConversionError } from './errors.js';
+
+/** Wire form of a time: integer ticks over a positive integer rate. */
+export interface RationalTimeWire {
+  v: number;
+  r: number;
+}
+
+/**
+ * An exact instant: `v` integer ticks at `r` ticks per second. The pair is kept as given
+ * (2/48 stays 2/48: wire form, storage and digests keep the original rate), while comparison
+ * is by rational value, cross-multiplied in BigInt so nothing overflows and nothing is a float.
+ */
+export class RationalTime {
+  readonly v: number;
+  readonly r: number;
+
+  constructor(v: number, r: number) {
+    if (!Number.isSafeInteger(v)) throw new InvalidTimeError(`time ticks v must be a safe integer, got ${v}`);
+    if (!Number.isSafeInteger(r) || r <= 0) throw new InvalidTimeError(`time rate r must be a positive integer, got ${r}`);
+    this.v = v === 0 ? 0 : v; // normalise -0
+    this.r = r;
+  }
+
+  /** Exact: throws LossyTimeConversionError when `seconds × rate` is not a whole number of ticks. */
+  static fromSeconds(seconds: string | number | bigint, rate: number): RationalTime {
+    checkRate(rate);
+    const { num, den } = parseSeconds(seconds);
+    const scaled = num * BigInt(rate);
+    if (scaled % den !== 0n) {
+      throw new LossyTimeConversionError(
+        `${String(seconds)} s is not a whole number of ticks at rate ${rate}; pick a rate that divides it exactly or use fromSecondsLossy`,
+      );
+    }
+    return new RationalTime(toSafe(scaled / den, seconds), rate);
+  }
+
+  /** Nearest tick (ties to even), floor or ceiling. For callers that decided rounding is acceptable. */
+  static fromSecondsLossy(seconds: string | number | bigint, rate: number, mode: RoundingMode = 'round'): RationalTime {
+    checkRate(rate);
+    const { num, den } = parseSeconds(seconds);
+    return new RationalTime(toSafe(divideRounding(num * BigInt(rate), den, mode), seconds), rate);
+  }
+
+  /** Wall-clock time now at `rate`, rounded half up to a tick. `nowMs` is injectable for tests. */
+  static now(rate: number, nowMs: number = Date.now()): RationalTime {
+    checkRate(rate);
+    if (!Number.isFinite(nowMs)) throw new InvalidTimeError(`now: clock reading must be a finite number of ms, got ${nowMs}`);
+    const ns = BigInt(Math.round(nowMs * 1e3)) * 1000n;
+    // Half up: floor(x + 1/2), also for readings before 1970.
+    const ticks = divideRounding(ns * BigInt(rate) + 500_000_000n, 1_000_000_000n, 'floor');
+    return new RationalTime(toSafe(ticks, `now at rate ${rate}`), rate);
+  }
+
+  /** Strict reader of `{v, r}`: integers only, no extra or missing keys, `r > 0`. */
+  static fromWire(json: unknown, path = 'time'): RationalTime {
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      throw new InvalidTimeError(`${path}: expected an object {v, r}, got ${describe(json)}`);
+    }
+    const keys = Object.keys(json);
+    for (const key of keys) {
+      if (key !== 'v' && key !== 'r') throw new InvalidTimeError(`${path}.${key}: unexpected key (a time has only v and r)`);
+    }
+    const { v, r } = json as Record<string, unknown>;
+    if (v === undefined) throw new InvalidTimeError(`${path}.v: missing (expected integer ticks)`);
+    if (r === undefined) throw new InvalidTimeError(`${path}.r: missing (expected a positive integer rate)`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
+      throw new InvalidTimeError(`${path}.v: expected an integer number of ticks, got ${describe(v)}`);
+    }
+    if (typeof r !== 'number' || !Number.isSafeInteger(r) || r <= 0) {
+      throw new InvalidTimeError(`${path}.r: expected a positive integer rate, got ${describe(r)}`);
+    }
+    return new RationalTime(v, r);
+  }
+
+  toWire(): RationalTimeWire {
+    return { v: this.v, r: this.r };
+  }
+
+  toJSON(): RationalTimeWire {
+    return this.toWire();
+  }
+
+  /** The value as a reduced fraction of seconds. */
+  toFraction(): Fraction {
+    const num = BigInt(this.v);
+    const den = BigInt(this.r);
+    let a = num < 0n ? -num : num;
+    let b = den;
+    while (b !== 0n) [a, b] = [b, a % b];
+    return a > 1n ? { num: num / a, den: den / a } : { num, den };
+  }
+
+  /** Same instant at another rate; throws rather than round. */
+  toRate(rate: number): RationalTime {
+    checkRate(rate);
+    if (rate === this.r) return this;
+    const scaled = BigInt(this.v) * BigInt(rate);
+    if (scaled % BigInt(this.r) !== 0n) {
+      throw new LossyTimeConversionError(`${this.toString()} is not a whole number of ticks at rate ${rate}`);
+    }
+    return new RationalTime(toSafe(scaled / BigInt(this.r), this.toString()), rate);
+  }
+
+  toRateLossy(rate: number, mode: RoundingMode = 'round'): RationalTime {
+    checkRate(rate);
+    return new RationalTime(toSafe(divideRounding(BigInt(this.v) * BigInt(rate), BigInt(this.r), mode), this.toString()), rate);
+  }
+
+  /** Exact sum, expressed at this (the left operand's) rate. */
+  plus(other: RationalTime): RationalTime {
+    return this.combine(other, 1n);
+  }
+
+  /** Exact difference, expressed at this (the left operand's) rate. */
+  minus(other: RationalTime): RationalTime {
+    return this.combine(other, -1n);
+  }
+
+  private combine(other: RationalTime, sign: bigint): RationalTime {
+    if (other.r === this.r) return new RationalTime(toSafe(BigInt(this.v) + sign * BigInt(other.v), this.toString()), this.r);
+    const scaled = BigInt(other.v) * BigInt(this.r);
+    if (scaled % BigInt(other.r) !== 0n) {
+      throw new LossyTimeConversionError(
+        `${other.toString()} cannot be added exactly at rate ${this.r}; convert both operands to a common rate first`,
+      );
+    }
+    return new RationalTime(toSafe(BigInt(this.v) + (sign * scaled) / BigInt(other.r), this.toString()), this.r);
+  }
+
+  /** -1, 0 or 1 by rational value, across rates. */
+  compare(other: RationalTime): -1 | 0 | 1 {
+    if (this.r === other.r) return this.v < other.v ? -1 : this.v > other.v ? 1 : 0;
+    const left = BigInt(this.v) * BigInt(other.r);
+    const right = BigInt(other.v) * BigInt(this.r);
+    return left < right ? -1 : left > right ? 1 : 0;
+  }
+
+  equals(other: RationalTime): boolean {
+    return this.compare(other) === 0;
+  }
+
+  lt(other: RationalTime): boolean {
+    return this.compare(other) < 0;
+  }
+
+  le(other: RationalTime): boolean {
+    return this.compare(other) <= 0;
+  }
+
+  gt(other: RationalTime): boolean {
+    return this.compare(other) > 0;
+  }
+
+  ge(other: RationalTime): boolean {
+    return this.compare(other) >= 0;
+  }
+
+  /** Same pair, not just the same value (2/48 is not identical to 1/24). */
+  isIdentical(other: RationalTime): boolean {
+    return this.v === other.v && this.r === other.r;
+  }
+
+  /** Seconds as a float: for display and for formats that store floats, never for comparison. */
+  toSeconds(): number {
+    return this.v / this.r;
+  }
+
+  /** Exact decimal seconds when finite (`"12.345"`), else the reduced ratio (`"1/3"`). */
+  toSecondsString(): string {
+    const { num, den } = this.toFraction();
+    return fractionToDecimal(num, den) ?? `${num}/${den}`;
+  }
+
+  /** A key equal for equal values at any rate: the reduced fraction. */
+  valueKey(): string {
+    const { num, den } = this.toFraction();
+    return `${num}/${den}`;
+  }
+
+  toString(): string {
+    return `${this.v}/${this.r}`;
+  }
+}
+
+/** Generated-at tick 0: the generation time is unknown (unverifiable), not the oldest possible. */
+export const UNKNOWN_GENERATED_AT = new RationalTime(0, 1);
+
+export function isUnknownGeneratedAt(time: RationalTime): boolean {
+  return time.v === 0;
+}
+
+function checkRate(rate: number): void {
+  if (!Number.isSafeInteger(rate) || rate <= 0) throw new InvalidTimeError(`rate must be a positive integer, got ${rate}`);
+}
+
+function toSafe(ticks: bigint, source: unknown): number {
+  if (ticks > BigInt(Number.MAX_SAFE_INTEGER) || ticks < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new InvalidTimeError(`time ${String(source)} is out of range: its tick count exceeds 2^53`);
+  }
+  return Number(ticks);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return String(value);
+  return typeof value;
+}
