@@ -39,11 +39,13 @@ function write(value: unknown, path: string, out: string[]): void {
   }
   if (Array.isArray(value)) {
     out.push('[');
-    value.forEach((item, index) => {
+    // A for loop, not forEach: forEach skips the holes of a sparse array, which would print `[,1]`.
+    for (let index = 0; index < value.length; index++) {
       if (index > 0) out.push(',');
-      if (item === undefined) throw new NotJsonError(`${path}[${index}]`, 'undefined');
+      const item: unknown = value[index];
+      if (item === undefined) throw new NotJsonError(`${path}[${index}]`, index in value ? 'undefined' : 'a hole in a sparse array');
       write(item, `${path}[${index}]`, out);
-    });
+    }
     out.push(']');
     return;
   }
@@ -74,6 +76,9 @@ function objectEntries(value: object, path: string): Array<[string, unknown]> {
   if (proto !== Object.prototype && proto !== null) {
     throw new NotJsonError(path, `an instance of ${value.constructor?.name ?? 'a class'}`);
   }
+  // Object.entries skips symbol keys silently; a symbol key is a non-string key like any other.
+  const symbols = Object.getOwnPropertySymbols(value);
+  if (symbols.length > 0) throw new NonStringBodyKeyError(path, symbols[0]);
   return Object.entries(value);
 }
 

@@ -1,0 +1,121 @@
+import { parseBodySchemaUri } from '../schemas/schema-uri.js';
+import { TimeInterval } from '../time/time-interval.js';
+import { InvalidAnnotationError } from './errors.js';
+import { isUuid, newAnnotationId, normalizeUuid } from './ids.js';
+import { copyJsonObject, type JsonObject } from './json-body.js';
+import { makeProvenance, type Provenance, type ProvenanceInit } from './provenance.js';
+
+/** Standoff reference to a stretch of an immutable media asset. */
+export interface MediaRef {
+  readonly kind: 'media';
+  /** Free-form asset id: `sha256:<hex>` from hashFile, a URL, a file name. */
+  readonly asset_id: string;
+  readonly interval: TimeInterval;
+}
+
+/** Reference to another annotation (a review, a symbolic subdivision). It has no interval of its own. */
+export interface AnnotationRef {
+  readonly kind: 'annotation';
+  readonly target_id: string;
+}
+
+export type Reference = MediaRef | AnnotationRef;
+
+/**
+ * The annotation envelope: a frozen record. Field names are the description's snake_case ones,
+ * so the record and its wire form differ only in how times are spelt (RationalTime objects here,
+ * `{v, r}` on the wire). Build one with makeAnnotation, which checks every field; `confidence`
+ * is always present, null when the producer gave none.
+ */
+export interface Annotation {
+  readonly id: string;
+  readonly tier: string;
+  readonly reference: Reference;
+  readonly body: JsonObject;
+  readonly body_schema_uri: string;
+  readonly provenance: Provenance;
+  readonly confidence: number | null;
+}
+
+export interface AnnotationInit {
+  /** Defaults to a fresh random UUID. Stored lower-case. */
+  readonly id?: string;
+  readonly tier: string;
+  readonly reference: Reference;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly body_schema_uri: string;
+  readonly provenance: Provenance | ProvenanceInit;
+  readonly confidence?: number | null;
+}
+
+export function makeAnnotation(init: AnnotationInit): Annotation {
+  if (typeof init !== 'object' || init === null) throw new InvalidAnnotationError('annotation', 'expected an object');
+  const id = init.id === undefined ? newAnnotationId() : checkUuid(init.id, 'id');
+  if (typeof init.tier !== 'string' || init.tier.length === 0) throw new InvalidAnnotationError('tier', 'expected a non-empty tier name');
+  parseBodySchemaUri(init.body_schema_uri);
+  const confidence = init.confidence ?? null;
+  if (confidence !== null && (typeof confidence !== 'number' || !(confidence >= 0 && confidence <= 1))) {
+    throw new InvalidAnnotationError('confidence', `expected a number in [0, 1] or null, got ${String(confidence)}`);
+  }
+  return Object.freeze({
+    id,
+    tier: init.tier,
+    reference: makeReference(init.reference),
+    body: copyJsonObject(init.body, 'body'),
+    body_schema_uri: init.body_schema_uri,
+    provenance: makeProvenance(init.provenance),
+    confidence,
+  });
+}
+
+/** A copy of `annotation` with some fields changed, checked like a new one. The id is kept. */
+export function reviseAnnotation(annotation: Annotation, changes: Partial<Omit<AnnotationInit, 'id'>>): Annotation {
+  return makeAnnotation({ ...annotation, ...changes, id: annotation.id });
+}
+
+export function mediaRef(assetId: string, interval: TimeInterval): MediaRef {
+  return makeReference({ kind: 'media', asset_id: assetId, interval }) as MediaRef;
+}
+
+export function annotationRef(targetId: string): AnnotationRef {
+  return makeReference({ kind: 'annotation', target_id: targetId }) as AnnotationRef;
+}
+
+/** The annotation's interval, or null for an AnnotationRef (which has none). */
+export function annotationInterval(annotation: Annotation): TimeInterval | null {
+  return annotation.reference.kind === 'media' ? annotation.reference.interval : null;
+}
+
+export function isMediaRef(reference: Reference): reference is MediaRef {
+  return reference.kind === 'media';
+}
+
+export function isAnnotationRef(reference: Reference): reference is AnnotationRef {
+  return reference.kind === 'annotation';
+}
+
+function makeReference(reference: Reference): Reference {
+  if (typeof reference !== 'object' || reference === null) throw new InvalidAnnotationError('reference', 'expected a MediaRef or an AnnotationRef');
+  const extra = Object.keys(reference).filter((key) => !['kind', 'asset_id', 'interval', 'target_id'].includes(key));
+  if (extra.length > 0) throw new InvalidAnnotationError(`reference.${extra[0]}`, 'unexpected key');
+  if (reference.kind === 'media') {
+    if ('target_id' in reference) throw new InvalidAnnotationError('reference.target_id', 'a MediaRef has no target_id');
+    if (typeof reference.asset_id !== 'string' || reference.asset_id.length === 0) {
+      throw new InvalidAnnotationError('reference.asset_id', 'expected a non-empty asset id');
+    }
+    if (!(reference.interval instanceof TimeInterval)) throw new InvalidAnnotationError('reference.interval', 'expected a TimeInterval');
+    return Object.freeze({ kind: 'media', asset_id: reference.asset_id, interval: reference.interval });
+  }
+  if (reference.kind === 'annotation') {
+    if ('interval' in reference || 'asset_id' in reference) {
+      throw new InvalidAnnotationError(`reference.${'interval' in reference ? 'interval' : 'asset_id'}`, 'an AnnotationRef has no interval and no asset; use a MediaRef for media');
+    }
+    return Object.freeze({ kind: 'annotation', target_id: checkUuid(reference.target_id, 'reference.target_id') });
+  }
+  throw new InvalidAnnotationError('reference.kind', `expected "media" or "annotation", got ${JSON.stringify((reference as { kind?: unknown }).kind) ?? 'nothing'}`);
+}
+
+function checkUuid(value: unknown, path: string): string {
+  if (!isUuid(value)) throw new InvalidAnnotationError(path, `expected a UUID (8-4-4-4-12 hex digits), got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
+  return normalizeUuid(value);
+}

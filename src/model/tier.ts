@@ -1,0 +1,66 @@
+import { InvalidTierError } from './errors.js';
+import { copyJsonValue, type JsonValue } from './json-body.js';
+
+/**
+ * ELAN's tier stereotypes: how a tier's annotations relate to its parent tier's.
+ *
+ * - NONE: an independent tier, no constraint, no parent.
+ * - TIME_SUBDIVISION: the children of each parent annotation tile it: no gap, no overlap,
+ *   from its start to its end.
+ * - INCLUDED_IN: each child lies inside one parent annotation; gaps allowed, overlaps not.
+ * - SYMBOLIC_SUBDIVISION: children refer to a parent annotation (AnnotationRef), any number each,
+ *   in order; they have no time of their own.
+ * - SYMBOLIC_ASSOCIATION: like SYMBOLIC_SUBDIVISION with at most one child per parent annotation
+ *   (a translation, a gloss).
+ */
+export const TierStereotype = {
+  NONE: 'NONE',
+  TIME_SUBDIVISION: 'TIME_SUBDIVISION',
+  INCLUDED_IN: 'INCLUDED_IN',
+  SYMBOLIC_SUBDIVISION: 'SYMBOLIC_SUBDIVISION',
+  SYMBOLIC_ASSOCIATION: 'SYMBOLIC_ASSOCIATION',
+} as const;
+
+export type TierStereotype = (typeof TierStereotype)[keyof typeof TierStereotype];
+
+export const TIER_STEREOTYPES: readonly TierStereotype[] = Object.freeze(Object.values(TierStereotype));
+
+/** A frozen tier record. `parent` is null for NONE and set for every other stereotype. */
+export interface Tier {
+  readonly name: string;
+  readonly stereotype: TierStereotype;
+  readonly parent: string | null;
+  /** Free metadata carried by formats that have it (ELAN participant, annotator, language...). */
+  readonly metadata: Readonly<Record<string, JsonValue>>;
+}
+
+export interface TierInit {
+  readonly name: string;
+  readonly stereotype?: TierStereotype;
+  readonly parent?: string | null;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+export function makeTier(init: TierInit): Tier {
+  if (typeof init !== 'object' || init === null) throw new InvalidTierError('tier', 'expected an object {name, stereotype?, parent?, metadata?}');
+  const { name, stereotype = 'NONE', parent = null, metadata = {} } = init;
+  if (typeof name !== 'string' || name.length === 0) throw new InvalidTierError('name', 'expected a non-empty tier name');
+  if (!TIER_STEREOTYPES.includes(stereotype)) {
+    throw new InvalidTierError('stereotype', `expected one of ${TIER_STEREOTYPES.join(', ')}, got ${JSON.stringify(stereotype)}`);
+  }
+  if (parent !== null && (typeof parent !== 'string' || parent.length === 0)) {
+    throw new InvalidTierError('parent', 'expected a non-empty tier name or null');
+  }
+  if (stereotype !== 'NONE' && parent === null) {
+    throw new InvalidTierError('parent', `stereotype ${stereotype} constrains a tier by its parent tier, so it needs one; name it in parent`);
+  }
+  if (stereotype === 'NONE' && parent !== null) {
+    throw new InvalidTierError('parent', `a NONE tier is independent and cannot have a parent (got ${JSON.stringify(parent)}); pick the stereotype that says how it depends on ${JSON.stringify(parent)}`);
+  }
+  if (parent === name) throw new InvalidTierError('parent', `tier ${JSON.stringify(name)} cannot be its own parent`);
+  const copied = copyJsonValue(metadata, 'metadata');
+  if (typeof copied !== 'object' || copied === null || Array.isArray(copied)) {
+    throw new InvalidTierError('metadata', 'expected an object of JSON values');
+  }
+  return Object.freeze({ name, stereotype, parent, metadata: copied as Readonly<Record<string, JsonValue>> });
+}

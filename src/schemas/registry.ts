@@ -1,0 +1,167 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { canonicalJson } from '../digest/canonical-json.js';
+import { createAjv, issuesFromAjv } from './ajv.js';
+import {
+  BodySchemaConflictError,
+  BodyValidationError,
+  InvalidJsonSchemaError,
+  UnknownBodySchemaError,
+} from './errors.js';
+import { readPackageSchema } from './package-schemas.js';
+import { parseBodySchemaUri, type BodySchemaId } from './schema-uri.js';
+import type { ValidationIssue } from './validation-issue.js';
+
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+export interface BodyValidationResult {
+  readonly valid: boolean;
+  readonly uri: string;
+  /** Every failure, with field paths rooted at `body`. Empty when valid. */
+  readonly errors: readonly ValidationIssue[];
+}
+
+export interface RegisterOptions {
+  /** Replace a different schema already registered under the URI. Without it that is an error. */
+  readonly replace?: boolean;
+}
+
+interface Entry {
+  readonly id: BodySchemaId;
+  readonly schema: JsonSchema;
+  readonly canonical: string;
+  validate?: ValidateFunction;
+}
+
+/** Entry of schemas/index.json (and of the index exportJsonSchemas writes). */
+export interface SchemaIndexEntry {
+  readonly name: string;
+  readonly version: number;
+  readonly path: string;
+}
+
+/**
+ * Body schemas by URI. Schemas are compiled by ajv on their first validation and the compiled
+ * function is kept, so a schema is compiled once however many bodies it checks. The default
+ * registry loads the built-in schemas from the package's schemas/ folder on first use.
+ */
+export class BodySchemaRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly ajv = createAjv();
+
+  register(uri: string, schema: object, options: RegisterOptions = {}): void {
+    const id = parseBodySchemaUri(uri, 'schema URI');
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+      throw new InvalidJsonSchemaError(uri, 'expected a JSON Schema object');
+    }
+    const copy = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+    if (copy.$id !== undefined && copy.$id !== uri) {
+      throw new InvalidJsonSchemaError(uri, `its $id ${JSON.stringify(copy.$id)} differs from the URI it is registered under; drop $id or make them equal`);
+    }
+    const canonical = canonicalJson(copy, 'schema');
+    const existing = this.entries.get(uri);
+    if (existing !== undefined) {
+      if (existing.canonical === canonical) return;
+      if (options.replace !== true) throw new BodySchemaConflictError(uri);
+    }
+    if (!this.ajv.validateSchema(copy)) {
+      throw new InvalidJsonSchemaError(uri, this.ajv.errorsText(this.ajv.errors));
+    }
+    if (existing !== undefined) this.ajv.removeSchema(uri);
+    this.entries.set(uri, { id, schema: deepFreeze(copy), canonical });
+  }
+
+  has(uri: string): boolean {
+    return this.entries.has(uri);
+  }
+
+  /** The JSON Schema registered under `uri` (frozen). */
+  get(uri: string): JsonSchema {
+    return this.entry(uri).schema;
+  }
+
+  /** Registered URIs, sorted. */
+  list(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  /** Highest registered version of a schema name, or null. */
+  latestVersion(name: string): number | null {
+    let latest: number | null = null;
+    for (const { id } of this.entries.values()) {
+      if (id.name === name && (latest === null || id.version > latest)) latest = id.version;
+    }
+    return latest;
+  }
+
+  validate(uri: string, body: unknown): BodyValidationResult {
+    const entry = this.entry(uri);
+    if (entry.validate === undefined) {
+      try {
+        entry.validate = this.ajv.compile(entry.schema as Record<string, unknown>);
+      } catch (error) {
+        throw new InvalidJsonSchemaError(uri, error instanceof Error ? error.message : String(error), { cause: error });
+      }
+    }
+    const valid = entry.validate(body);
+    return { valid, uri, errors: valid ? [] : issuesFromAjv(entry.validate.errors, 'body') };
+  }
+
+  assertValid(uri: string, body: unknown): void {
+    const result = this.validate(uri, body);
+    if (!result.valid) throw new BodyValidationError(uri, result.errors);
+  }
+
+  private entry(uri: string): Entry {
+    const entry = this.entries.get(uri);
+    if (entry === undefined) throw new UnknownBodySchemaError(uri);
+    return entry;
+  }
+}
+
+let defaultRegistry: BodySchemaRegistry | undefined;
+
+/** The process-wide registry, holding the built-ins (read from schemas/ on first use). */
+export function defaultBodySchemaRegistry(): BodySchemaRegistry {
+  if (defaultRegistry === undefined) {
+    const registry = new BodySchemaRegistry();
+    const index = readPackageSchema('index.json') as Record<string, SchemaIndexEntry>;
+    for (const [uri, entry] of Object.entries(index)) {
+      registry.register(uri, readPackageSchema(entry.path) as object);
+    }
+    defaultRegistry = registry;
+  }
+  return defaultRegistry;
+}
+
+export function registerBodySchema(uri: string, schema: object, options?: RegisterOptions): void {
+  defaultBodySchemaRegistry().register(uri, schema, options);
+}
+
+export function getBodySchema(uri: string): JsonSchema {
+  return defaultBodySchemaRegistry().get(uri);
+}
+
+export function hasBodySchema(uri: string): boolean {
+  return defaultBodySchemaRegistry().has(uri);
+}
+
+export function listBodySchemas(): string[] {
+  return defaultBodySchemaRegistry().list();
+}
+
+export function validateBody(uri: string, body: unknown): BodyValidationResult {
+  return defaultBodySchemaRegistry().validate(uri, body);
+}
+
+/** Throws BodyValidationError (every failure listed) when the body does not satisfy its schema. */
+export function assertValidBody(uri: string, body: unknown): void {
+  defaultBodySchemaRegistry().assertValid(uri, body);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
