@@ -1,0 +1,140 @@
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Asset, RequestTicket } from './providers/provider.js';
+
+/** The cache directory: ANNOT_CACHE_DIR, else $XDG_CACHE_HOME/annot, else ~/.cache/annot. */
+export function defaultCacheDir(): string {
+  if (process.env.ANNOT_CACHE_DIR) return resolve(process.env.ANNOT_CACHE_DIR);
+  if (process.env.XDG_CACHE_HOME) return resolve(process.env.XDG_CACHE_HOME, 'annot');
+  return join(homedir(), '.cache', 'annot');
+}
+
+export const CACHE_FILE_NAME = 'render-cache.sqlite';
+
+/** The namespaces of unit results, as the description names them. */
+export const BEAT_NAMESPACE = 'render_beat';
+export const SHOT_NAMESPACE = 'render_shot';
+
+export interface StoredUnit {
+  result: Record<string, unknown>;
+  note: string;
+  stored_at: number;
+}
+
+/**
+ * The render cache: one SQLite file holding unit results (`units`), individual model calls
+ * (`calls`), requests submitted but not yet collected (`pending_requests`) and the content hash
+ * of asset URLs already downloaded (`asset_digests`). WAL and a busy timeout let two processes
+ * render the same scene at once: writers queue instead of failing, readers never block.
+ * API keys are never stored: nothing written here comes from the credentials.
+ */
+export class RenderCache {
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly stmts: ReturnType<RenderCache['prepare']>;
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+    this.path = join(dir, CACHE_FILE_NAME);
+    this.db = new Database(this.path);
+    this.db.pragma('busy_timeout = 10000');
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS units (
+        namespace TEXT NOT NULL, key TEXT NOT NULL, result TEXT NOT NULL, note TEXT NOT NULL, stored_at REAL NOT NULL,
+        PRIMARY KEY (namespace, key)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS calls (
+        key TEXT PRIMARY KEY, provider TEXT NOT NULL, model_id TEXT NOT NULL, args TEXT NOT NULL,
+        assets TEXT NOT NULL, request_id TEXT, stored_at REAL NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS pending_requests (
+        key TEXT PRIMARY KEY, provider TEXT NOT NULL, model_id TEXT NOT NULL, ticket TEXT NOT NULL,
+        submitted_at REAL NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS asset_digests (url TEXT PRIMARY KEY, sha256 TEXT NOT NULL) WITHOUT ROWID;
+    `);
+    this.stmts = this.prepare();
+  }
+
+  private prepare() {
+    return {
+      getUnit: this.db.prepare('SELECT result, note, stored_at FROM units WHERE namespace = ? AND key = ?'),
+      putUnit: this.db.prepare('INSERT OR REPLACE INTO units (namespace, key, result, note, stored_at) VALUES (?, ?, ?, ?, ?)'),
+      getCall: this.db.prepare('SELECT assets FROM calls WHERE key = ?'),
+      putCall: this.db.prepare('INSERT OR REPLACE INTO calls (key, provider, model_id, args, assets, request_id, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      getPending: this.db.prepare('SELECT ticket FROM pending_requests WHERE key = ?'),
+      putPending: this.db.prepare('INSERT OR REPLACE INTO pending_requests (key, provider, model_id, ticket, submitted_at) VALUES (?, ?, ?, ?, ?)'),
+      deletePending: this.db.prepare('DELETE FROM pending_requests WHERE key = ?'),
+      getDigest: this.db.prepare('SELECT sha256 FROM asset_digests WHERE url = ?'),
+      putDigest: this.db.prepare('INSERT OR REPLACE INTO asset_digests (url, sha256) VALUES (?, ?)'),
+    };
+  }
+
+  /** A unit result; the unit key is the hash (beats) or the canonical (hash, quality) pair (shots). */
+  getUnit(namespace: string, key: string): StoredUnit | undefined {
+    const row = this.stmts.getUnit.get(namespace, key) as { result: string; note: string; stored_at: number } | undefined;
+    return row ? { result: JSON.parse(row.result), note: row.note, stored_at: row.stored_at } : undefined;
+  }
+
+  putUnit(namespace: string, key: string, result: Record<string, unknown>, note: string): void {
+    this.stmts.putUnit.run(namespace, key, JSON.stringify(result), note, Date.now() / 1000);
+  }
+
+  getCall(key: string): Asset[] | undefined {
+    const row = this.stmts.getCall.get(key) as { assets: string } | undefined;
+    return row ? JSON.parse(row.assets) : undefined;
+  }
+
+  /** Stores a call's assets and, in the same transaction, forgets its pending request. */
+  putCall(key: string, provider: string, modelId: string, args: Record<string, unknown>, assets: Asset[], requestId: string | null): void {
+    this.db.transaction(() => {
+      this.stmts.putCall.run(key, provider, modelId, JSON.stringify(args), JSON.stringify(assets), requestId, Date.now() / 1000);
+      this.stmts.deletePending.run(key);
+    })();
+  }
+
+  pendingRequest(key: string): RequestTicket | undefined {
+    const row = this.stmts.getPending.get(key) as { ticket: string } | undefined;
+    return row ? JSON.parse(row.ticket) : undefined;
+  }
+
+  recordRequest(key: string, provider: string, modelId: string, ticket: RequestTicket): void {
+    this.stmts.putPending.run(key, provider, modelId, JSON.stringify(ticket), Date.now() / 1000);
+  }
+
+  forgetRequest(key: string): void {
+    this.stmts.deletePending.run(key);
+  }
+
+  assetDigest(url: string): string | undefined {
+    return (this.stmts.getDigest.get(url) as { sha256: string } | undefined)?.sha256;
+  }
+
+  recordAssetDigest(url: string, sha256: string): void {
+    this.stmts.putDigest.run(url, sha256);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+const open = new Map<string, RenderCache>();
+
+/** The cache of a directory, opened once per process and shared by every render in it. */
+export function openRenderCache(dir: string = defaultCacheDir()): RenderCache {
+  const key = resolve(dir);
+  let cache = open.get(key);
+  if (!cache) {
+    cache = new RenderCache(key);
+    open.set(key, cache);
+  }
+  return cache;
+}
+
+/** Closes every cache this process opened (tests, and a CLI about to exit). */
+export function closeRenderCaches(): void {
+  for (const cache of open.values()) cache.close();
+  open.clear();
+}

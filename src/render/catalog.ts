@@ -1,0 +1,90 @@
+import { InvalidInputError } from '../errors/annot-error.js';
+import { UnknownModelCategoryError, UnknownModelError } from './errors.js';
+import { MODEL_RECORDS } from './models.js';
+
+/** Quality tiers, cheapest first. */
+export const TIERS = ['fast', 'balanced', 'high', 'ultra'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export interface ModelPrice {
+  kind: 'per_call' | 'per_image' | 'per_second' | 'per_token' | 'per_megapixel';
+  amount: number;
+  currency: string;
+  /** Where the figure comes from: fal's pricing API, fal's docs, our measurement, or a guess. */
+  source: 'api' | 'docs' | 'empirical' | 'approximate';
+  notes?: string;
+}
+
+export interface ModelRecord {
+  /** The fal endpoint id, e.g. `fal-ai/flux/dev`. */
+  id: string;
+  category: string;
+  tier: Tier;
+  aliases: string[];
+  /** null when no price is known: unknown, never free. */
+  price: ModelPrice | null;
+}
+
+/** A tier name that is not one of fast, balanced, high, ultra. */
+export class UnknownQualityTierError extends InvalidInputError {
+  override readonly code = 'ANNOT_UNKNOWN_QUALITY_TIER';
+
+  constructor(readonly tier: string) {
+    super(`unknown quality "${tier}"; expected one of ${TIERS.join(', ')}.`);
+  }
+}
+
+/** Every record, in catalog order; optional filters match exactly. */
+export function listModels(filter: { category?: string; tier?: string } = {}): ModelRecord[] {
+  return MODEL_RECORDS.filter((r) => (filter.category === undefined || r.category === filter.category) && (filter.tier === undefined || r.tier === filter.tier));
+}
+
+export function modelCategories(): string[] {
+  return [...new Set(MODEL_RECORDS.map((r) => r.category))].sort();
+}
+
+/**
+ * The default model for a category at a quality tier. When the category has no model at that
+ * tier, the nearest tier that has one is used, the lower (cheaper) one first at equal distance:
+ * for `high`, try `balanced`, then `ultra`, then `fast`.
+ */
+export function pickModel(category: string, tier: string = 'balanced'): ModelRecord {
+  const candidates = MODEL_RECORDS.filter((r) => r.category === category);
+  if (candidates.length === 0) throw new UnknownModelCategoryError(category, modelCategories());
+  for (const t of tierSearchOrder(tier)) {
+    const found = candidates.find((r) => r.tier === t);
+    if (found) return found;
+  }
+  /* c8 ignore next: a non-empty category always has some tier */
+  return candidates[0];
+}
+
+/**
+ * The order in which pickModel tries tiers: the tier itself, then by distance, the lower tier
+ * first at equal distance. `high` → high, balanced, ultra, fast.
+ */
+export function tierSearchOrder(tier: string): Tier[] {
+  const index = TIERS.indexOf(tier as Tier);
+  if (index < 0) throw new UnknownQualityTierError(tier);
+  const order: Tier[] = [TIERS[index]];
+  for (let offset = 1; offset < TIERS.length; offset++) {
+    if (index - offset >= 0) order.push(TIERS[index - offset]);
+    if (index + offset < TIERS.length) order.push(TIERS[index + offset]);
+  }
+  return order;
+}
+
+/** A record by exact id, else by alias. */
+export function resolveModel(idOrAlias: string): ModelRecord {
+  const found = MODEL_RECORDS.find((r) => r.id === idOrAlias) ?? MODEL_RECORDS.find((r) => r.aliases.includes(idOrAlias));
+  if (!found) throw new UnknownModelError(idOrAlias);
+  return found;
+}
+
+/**
+ * The model id to call for an override: a catalog alias becomes its id, anything else is taken
+ * as a fal endpoint id as given (the catalog does not list every model fal serves).
+ */
+export function modelIdFor(override: string): string {
+  return MODEL_RECORDS.find((r) => r.aliases.includes(override))?.id ?? override;
+}

@@ -1,0 +1,32 @@
+/**
+ * Progress of a render, for the CLI's progress display. Provider events (`queued`, `progress`,
+ * `log`, `done`, `error`) describe one model call; `cache_hit` is a unit or a model call served
+ * from the cache. The renderer adds `unit` to every event so a display can show which unit a
+ * model call belongs to.
+ */
+export interface RenderEvent {
+  type: 'queued' | 'progress' | 'log' | 'done' | 'error' | 'cache_hit';
+  unit?: { kind: 'shot' | 'beat'; id: string };
+  model_id?: string;
+  request_id?: string;
+  /** `queued`: requests ahead of this one. */
+  queue_position?: number;
+  /** `log`: one runner log line. `error`: the error message. */
+  message?: string;
+  /** `done`/`error`: time since submission. */
+  elapsed_ms?: number;
+  /** `cache_hit`: whether the whole unit (true) or one model call (false) was served. */
+  whole_unit?: boolean;
+}
+
+export type RenderEventListener = (event: RenderEvent) => void;
+
+/** Calls the listener and keeps going if it throws: a broken display must not fail a paid render. */
+export function emitSafely(listener: RenderEventListener | undefined, event: RenderEvent): void {
+  if (!listener) return;
+  try {
+    listener(event);
+  } catch {
+    // deliberately ignored, see above
+  }
+}

@@ -1,0 +1,92 @@
+import { openRenderCache, type RenderCache } from './cache.js';
+import { emitSafely, type RenderEvent, type RenderEventListener } from './events.js';
+import { RenderAbortedError } from './errors.js';
+import { callKey, sha256Hex } from './hashing.js';
+import { FalProvider } from './providers/fal.js';
+import type { Asset, Provider } from './providers/provider.js';
+
+/** Options every render operation shares. */
+export interface CommonRenderOptions {
+  /** Where model calls go; default the fal provider. */
+  provider?: Provider;
+  /** fal queue base URL for the default provider (else FAL_QUEUE_URL, else https://queue.fal.run). */
+  falBaseUrl?: string;
+  /** Cache directory (else ANNOT_CACHE_DIR, $XDG_CACHE_HOME/annot, ~/.cache/annot). */
+  cacheDir?: string;
+  /** Bypass the unit and call caches; every model call is made again. */
+  force?: boolean;
+  onEvent?: RenderEventListener;
+  /** Aborting cancels queued model requests and rejects with RenderAbortedError. */
+  signal?: AbortSignal;
+}
+
+/** What one unit render works with. */
+export interface UnitContext {
+  cache: RenderCache;
+  provider: Provider;
+  force: boolean;
+  signal?: AbortSignal;
+  emit: (event: RenderEvent) => void;
+}
+
+export function unitContext(options: CommonRenderOptions, unit: { kind: 'shot' | 'beat'; id: string }): UnitContext {
+  const listener = options.onEvent;
+  return {
+    cache: openRenderCache(options.cacheDir),
+    provider: resolveProvider(options),
+    force: options.force ?? false,
+    signal: options.signal,
+    emit: (event) => emitSafely(listener, { ...event, unit }),
+  };
+}
+
+export function resolveProvider(options: CommonRenderOptions): Provider {
+  return options.provider ?? new FalProvider({ baseUrl: options.falBaseUrl });
+}
+
+/**
+ * One model call through the call cache. `derived` names the arguments that are outputs of an
+ * earlier call, with their content references (`sha256:<hex>`): the key uses those instead of
+ * the URLs, because fal mints a new URL for every upload. A request submitted by an earlier,
+ * interrupted render of the same call is resumed rather than paid for again.
+ */
+export async function callModel(
+  ctx: UnitContext,
+  modelId: string,
+  args: Record<string, unknown>,
+  derived: Record<string, string> = {},
+): Promise<Asset[]> {
+  if (ctx.signal?.aborted) throw new RenderAbortedError(`the call to ${modelId}`);
+  const key = callKey(ctx.provider.name, modelId, { ...args, ...derived });
+  if (!ctx.force) {
+    const hit = ctx.cache.getCall(key);
+    if (hit) {
+      ctx.emit({ type: 'cache_hit', model_id: modelId, whole_unit: false });
+      return hit;
+    }
+  }
+  const resume = ctx.force ? undefined : ctx.cache.pendingRequest(key);
+  let requestId: string | null = resume?.request_id ?? null;
+  const assets = await ctx.provider.run(modelId, args, {
+    signal: ctx.signal,
+    force: ctx.force,
+    onEvent: ctx.emit,
+    resume,
+    onSubmitted: (ticket) => {
+      requestId = ticket.request_id ?? null;
+      ctx.cache.recordRequest(key, ctx.provider.name, modelId, ticket);
+    },
+  });
+  ctx.cache.putCall(key, ctx.provider.name, modelId, args, assets, requestId);
+  return assets;
+}
+
+/** `sha256:<hex>` of an asset's bytes, downloaded once per URL. */
+export async function contentRef(ctx: UnitContext, url: string): Promise<string> {
+  let digest = ctx.cache.assetDigest(url);
+  if (!digest) {
+    digest = sha256Hex(await ctx.provider.fetchAsset(url, { signal: ctx.signal }));
+    ctx.cache.recordAssetDigest(url, digest);
+  }
+  return `sha256:${digest}`;
+}

@@ -1,0 +1,364 @@
+import { request } from 'undici';
+import { currentFalKey } from '../credentials.js';
+import {
+  FalBadRequest,
+  FalError,
+  FalRateLimited,
+  FalServerError,
+  FalTimeout,
+  FalUnauthorized,
+  RenderAbortedError,
+  describeDetail,
+} from '../errors.js';
+import { emitSafely, type RenderEvent } from '../events.js';
+import { assetsOf, type Asset, type Provider, type ProviderRunOptions, type RequestTicket } from './provider.js';
+
+export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
+
+export interface FalProviderOptions {
+  /** Queue API base; default the FAL_QUEUE_URL environment variable, else https://queue.fal.run. */
+  baseUrl?: string;
+  /** Whole-call limit (submit, queue, run, result); the request is cancelled when it passes. Default 15 min. */
+  timeoutMs?: number;
+  /** Status polling interval. Default 500 ms (fal's JS client uses the same). */
+  pollIntervalMs?: number;
+  /** Retries of one HTTP exchange on 429, 502/503/504 and connection resets. Default 5. */
+  maxRetries?: number;
+  /** First backoff delay; doubled per retry, capped at retryMaxMs, with jitter. Default 500 ms. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /**
+   * Follow the status as server-sent events (`{status_url}/stream`) instead of polling, so a
+   * finished request is noticed at once; polling takes over if the stream ends early. Default false.
+   */
+  statusStream?: boolean;
+}
+
+interface HttpReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+interface CallState {
+  modelId: string;
+  key: string | undefined;
+  signal: AbortSignal;
+  onEvent?: (event: RenderEvent) => void;
+  started: number;
+}
+
+const TRANSIENT_STATUS = new Set([429, 502, 503, 504]);
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** A malformed reply to an idempotent GET: retried like a 502. */
+class MalformedReply extends Error {}
+
+/** A request fal does not know (404), e.g. a resumed one that expired. */
+class RequestGone extends Error {}
+
+/**
+ * fal.ai through its queue API: submit (POST {base}/{model}), poll the status URL with logs,
+ * fetch the result from the response URL, cancel through the cancel URL. The key comes from the
+ * calling context (withCredentials) or FAL_KEY, read at each call, and is sent only to the queue
+ * host, never to asset URLs.
+ */
+export class FalProvider implements Provider {
+  readonly name = 'fal';
+  private readonly options: Required<Omit<FalProviderOptions, 'baseUrl'>> & { baseUrl?: string };
+
+  constructor(options: FalProviderOptions = {}) {
+    this.options = {
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs ?? 15 * 60_000,
+      pollIntervalMs: options.pollIntervalMs ?? 500,
+      maxRetries: options.maxRetries ?? 5,
+      retryBaseMs: options.retryBaseMs ?? 500,
+      retryMaxMs: options.retryMaxMs ?? 30_000,
+      statusStream: options.statusStream ?? false,
+    };
+  }
+
+  get baseUrl(): string {
+    return (this.options.baseUrl || process.env.FAL_QUEUE_URL || DEFAULT_FAL_QUEUE_URL).replace(/\/+$/, '');
+  }
+
+  async run(modelId: string, args: Record<string, unknown>, options: ProviderRunOptions = {}): Promise<Asset[]> {
+    const key = currentFalKey();
+    if (!key) throw new FalUnauthorized(modelId, undefined, 'no API key is set');
+    const controller = new AbortController();
+    const userSignal = options.signal;
+    if (userSignal?.aborted) throw new RenderAbortedError(`the call to ${modelId}`);
+    const onUserAbort = () => controller.abort();
+    userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
+    const state: CallState = { modelId, key, signal: controller.signal, onEvent: options.onEvent, started: Date.now() };
+    let ticket: RequestTicket | undefined;
+    try {
+      if (options.resume) {
+        try {
+          ticket = options.resume;
+          const output = await this.waitForResult(state, ticket);
+          emitSafely(state.onEvent, { type: 'done', model_id: modelId, request_id: ticket.request_id, elapsed_ms: Date.now() - state.started });
+          return assetsOf(output);
+        } catch (error) {
+          // A resumed request that fal no longer knows, or that was cancelled, is submitted anew.
+          if (!(error instanceof RequestGone || error instanceof FalBadRequest) || controller.signal.aborted) throw error;
+          ticket = undefined;
+        }
+      }
+      ticket = await this.submit(state, args);
+      options.onSubmitted?.(ticket);
+      const output = await this.waitForResult(state, ticket);
+      emitSafely(state.onEvent, { type: 'done', model_id: modelId, request_id: ticket.request_id, elapsed_ms: Date.now() - state.started });
+      return assetsOf(output);
+    } catch (error) {
+      let thrown = error;
+      if (controller.signal.aborted) {
+        if (ticket) await this.cancel(state, ticket);
+        thrown = timedOut ? new FalTimeout(modelId, Date.now() - state.started) : new RenderAbortedError(`the call to ${modelId}`);
+      } else if (error instanceof RequestGone) {
+        thrown = new FalServerError(modelId, 404, 'fal no longer knows the submitted request');
+      } else if (!(error instanceof FalError)) {
+        thrown = new FalServerError(modelId, undefined, `the connection failed (${(error as Error).message})`, { cause: error });
+      }
+      emitSafely(state.onEvent, { type: 'error', model_id: modelId, request_id: ticket?.request_id, message: (thrown as Error).message, elapsed_ms: Date.now() - state.started });
+      throw thrown;
+    } finally {
+      clearTimeout(timer);
+      userSignal?.removeEventListener('abort', onUserAbort);
+    }
+  }
+
+  async fetchAsset(url: string, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
+    const signal = options.signal ?? new AbortController().signal;
+    const reply = await this.exchange('asset', { modelId: url, key: undefined, signal, started: Date.now() }, 'GET', url, undefined, { raw: true });
+    if (reply.status < 200 || reply.status >= 300) {
+      throw new FalServerError(url, reply.status, 'could not download the asset');
+    }
+    return reply.bytes!;
+  }
+
+  private async submit(state: CallState, args: Record<string, unknown>): Promise<RequestTicket> {
+    const url = `${this.baseUrl}/${state.modelId}`;
+    const reply = await this.exchange('submit', state, 'POST', url, JSON.stringify(args));
+    if (reply.status < 200 || reply.status >= 300) throw httpError(state.modelId, reply);
+    const body = parseJson(reply.text);
+    if (!body || typeof body.request_id !== 'string') {
+      throw new FalServerError(state.modelId, reply.status, 'the submission was answered with a malformed response (no request_id)');
+    }
+    const base = `${this.baseUrl}/${state.modelId}/requests/${body.request_id}`;
+    const ticket: RequestTicket = {
+      model_id: state.modelId,
+      request_id: body.request_id,
+      status_url: typeof body.status_url === 'string' ? body.status_url : `${base}/status`,
+      response_url: typeof body.response_url === 'string' ? body.response_url : base,
+      cancel_url: typeof body.cancel_url === 'string' ? body.cancel_url : `${base}/cancel`,
+    };
+    emitSafely(state.onEvent, {
+      type: 'queued',
+      model_id: state.modelId,
+      request_id: ticket.request_id,
+      queue_position: typeof body.queue_position === 'number' ? body.queue_position : undefined,
+    });
+    return ticket;
+  }
+
+  private async waitForResult(state: CallState, ticket: RequestTicket): Promise<Record<string, unknown>> {
+    const seen = { logs: 0 };
+    let completed = false;
+    if (this.options.statusStream) completed = await this.followStream(state, ticket, seen);
+    const statusUrl = withQuery(ticket.status_url, 'logs', '1');
+    while (!completed) {
+      const reply = await this.exchange('status', state, 'GET', statusUrl, undefined, { retryMalformed: true });
+      if (reply.status === 404) throw new RequestGone();
+      if (reply.status < 200 || reply.status >= 300) throw httpError(state.modelId, reply);
+      completed = this.onStatus(state, ticket, reply.json!, seen);
+      if (!completed) await sleep(this.options.pollIntervalMs, state.signal);
+    }
+    const reply = await this.exchange('result', state, 'GET', ticket.response_url, undefined, { retryMalformed: true });
+    if (reply.status === 404) throw new RequestGone();
+    if (reply.status < 200 || reply.status >= 300) throw httpError(state.modelId, reply);
+    return reply.json!;
+  }
+
+  /** Emits the events of one status body; true when the request is COMPLETED. */
+  private onStatus(state: CallState, ticket: RequestTicket, body: Record<string, unknown>, seen: { logs: number }): boolean {
+    const logs = Array.isArray(body.logs) ? body.logs : [];
+    for (const entry of logs.slice(seen.logs)) {
+      const message = entry && typeof entry === 'object' && typeof entry.message === 'string' ? entry.message : String(entry);
+      emitSafely(state.onEvent, { type: 'log', model_id: state.modelId, request_id: ticket.request_id, message });
+    }
+    seen.logs = Math.max(seen.logs, logs.length);
+    if (body.status === 'COMPLETED') return true;
+    emitSafely(state.onEvent, {
+      type: 'progress',
+      model_id: state.modelId,
+      request_id: ticket.request_id,
+      queue_position: typeof body.queue_position === 'number' ? body.queue_position : undefined,
+      message: typeof body.status === 'string' ? body.status : undefined,
+    });
+    return false;
+  }
+
+  /** Reads the status event stream until COMPLETED (true) or until it ends or fails (false). */
+  private async followStream(state: CallState, ticket: RequestTicket, seen: { logs: number }): Promise<boolean> {
+    const url = withQuery(`${ticket.status_url.replace(/\?.*$/, '')}/stream`, 'logs', '1');
+    try {
+      const res = await request(url, { method: 'GET', headers: { authorization: `Key ${state.key}`, accept: 'text/event-stream' }, signal: state.signal });
+      if (res.statusCode !== 200) {
+        await res.body.dump();
+        return false;
+      }
+      let buffer = '';
+      for await (const chunk of res.body) {
+        buffer += chunk.toString();
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const body = data ? parseJson(data) : undefined;
+          if (body && this.onStatus(state, ticket, body, seen)) {
+            res.body.destroy();
+            return true;
+          }
+        }
+      }
+      return false;
+    } catch (error) {
+      if (state.signal.aborted) throw error;
+      return false;
+    }
+  }
+
+  private async cancel(state: CallState, ticket: RequestTicket): Promise<void> {
+    // Our own short deadline: the call's signal is already aborted, and a cancel that hangs
+    // must not keep Ctrl-C from returning.
+    try {
+      const { body } = await request(ticket.cancel_url, {
+        method: 'PUT',
+        headers: { authorization: `Key ${state.key}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(5000),
+      });
+      await body.dump();
+    } catch {
+      // best effort: the request may already be finished or fal unreachable
+    }
+  }
+
+  /**
+   * One HTTP exchange with retries: 429 (after Retry-After), 502/503/504, connection resets and,
+   * for idempotent GETs, malformed bodies are retried with capped exponential backoff and jitter.
+   */
+  private async exchange(
+    phase: string,
+    state: CallState,
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    body: string | undefined,
+    how: { retryMalformed?: boolean; raw?: boolean } = {},
+  ): Promise<HttpReply & { json?: Record<string, unknown>; bytes?: Uint8Array }> {
+    for (let attempt = 0; ; attempt++) {
+      const canRetry = attempt < this.options.maxRetries;
+      let reply: HttpReply & { json?: Record<string, unknown>; bytes?: Uint8Array };
+      try {
+        const headers: Record<string, string> = { accept: 'application/json' };
+        if (state.key) headers.authorization = `Key ${state.key}`;
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        const res = await request(url, { method, headers, body, signal: state.signal });
+        if (how.raw && res.statusCode >= 200 && res.statusCode < 300) {
+          const bytes = new Uint8Array(await res.body.arrayBuffer());
+          return { status: res.statusCode, headers: res.headers, text: '', bytes };
+        }
+        reply = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+      } catch (error) {
+        if (state.signal.aborted) throw error;
+        const code = (error as { code?: string }).code;
+        if (canRetry && code && TRANSIENT_CODES.has(code)) {
+          await sleep(this.backoff(attempt), state.signal);
+          continue;
+        }
+        throw error;
+      }
+      if (TRANSIENT_STATUS.has(reply.status) && canRetry) {
+        const retryAfter = reply.status === 429 ? retryAfterMs(reply.headers['retry-after']) : undefined;
+        await sleep(retryAfter !== undefined ? Math.min(retryAfter, this.options.retryMaxMs) : this.backoff(attempt), state.signal);
+        continue;
+      }
+      if (!how.raw && reply.status >= 200 && reply.status < 300 && how.retryMalformed) {
+        const json = parseJson(reply.text);
+        if (!json) {
+          if (canRetry) {
+            await sleep(this.backoff(attempt), state.signal);
+            continue;
+          }
+          throw new FalServerError(state.modelId, reply.status, `the ${phase} request was answered with a malformed response`, { cause: new MalformedReply(reply.text.slice(0, 200)) });
+        }
+        reply.json = json;
+      }
+      return reply;
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** attempt);
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+}
+
+function httpError(modelId: string, reply: HttpReply): FalError {
+  const body = parseJson(reply.text);
+  const detail = body ? (body.detail ?? body.message ?? body.error ?? reply.text) : reply.text || `HTTP ${reply.status}`;
+  const s = reply.status;
+  if (s === 401 || s === 403) return new FalUnauthorized(modelId, s, describeDetail(detail));
+  if (s === 429) return new FalRateLimited(modelId, secondsOrNull(retryAfterMs(reply.headers['retry-after'])), describeDetail(detail));
+  if (s >= 400 && s < 500) return new FalBadRequest(modelId, s, detail);
+  return new FalServerError(modelId, s, describeDetail(detail));
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function secondsOrNull(ms: number | undefined): number | null {
+  return ms === undefined ? null : ms / 1000;
+}
+
+function withQuery(url: string, name: string, value: string): string {
+  const u = new URL(url);
+  u.searchParams.set(name, value);
+  return u.toString();
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

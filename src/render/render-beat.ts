@@ -1,0 +1,115 @@
+import { modelIdFor, pickModel } from './catalog.js';
+import { BEAT_NAMESPACE } from './cache.js';
+import { RenderProducedNoAssetError } from './errors.js';
+import { beatHash, type BeatModels } from './hashing.js';
+import { callModel, contentRef, resolveProvider, unitContext, type CommonRenderOptions } from './model-call.js';
+import { toBeat, toCharacter, type Beat, type BeatInput, type Character, type CharacterInput } from './scene.js';
+
+export interface RenderBeatOptions extends CommonRenderOptions {
+  /** Tier of the speech model (default `balanced`). */
+  ttsQuality?: string;
+  /** Tier of the talking-video model (default `high`). */
+  lipsyncQuality?: string;
+  /** Speech model override (a fal endpoint id or a catalog alias). */
+  ttsModelId?: string;
+  /** Talking-video model override. */
+  avatarModelId?: string;
+}
+
+export interface BeatResult {
+  /** The video url, else the audio url. */
+  url: string;
+  video_url: string;
+  audio_url: string;
+  hash: string;
+  beat_id: string;
+  speaker: string;
+  cache_hit: boolean;
+}
+
+export interface EmptyBeatResult {
+  url: '';
+  cache_hit: false;
+  hash: '';
+  skipped: string;
+}
+
+export const EMPTY_BEAT_SKIP = 'empty beat (no line, no action)';
+
+/** The speech model, in the description's order: override, voice model, voice clone, tts tier. */
+export function speechModelFor(character: Character, options: RenderBeatOptions): string {
+  if (options.ttsModelId) return modelIdFor(options.ttsModelId);
+  if (character.voice?.model_id) return modelIdFor(character.voice.model_id);
+  if (character.voice?.reference_audio_url) return pickModel('voice_clone', 'high').id;
+  return pickModel('tts', options.ttsQuality ?? 'balanced').id;
+}
+
+export function avatarModelFor(options: RenderBeatOptions): string {
+  return options.avatarModelId ? modelIdFor(options.avatarModelId) : pickModel('avatar', options.lipsyncQuality ?? 'high').id;
+}
+
+/** The models a beat would call (null for a step that does not run) and the provider. */
+export function beatModels(beat: Beat, character: Character, options: RenderBeatOptions): BeatModels {
+  const speaks = beat.line !== '';
+  return {
+    provider: resolveProvider(options).name,
+    tts: speaks ? speechModelFor(character, options) : null,
+    avatar: speaks && character.reference_image_url !== '' ? avatarModelFor(options) : null,
+  };
+}
+
+/**
+ * Speech for a beat's line in the speaker's voice, then a talking video from the speaker's face
+ * and that audio. Cached by the beat hash; a cached result carries the current beat's id and
+ * speaker.
+ */
+export async function renderBeat(beatInput: BeatInput, characterInput: CharacterInput, options: RenderBeatOptions = {}): Promise<BeatResult | EmptyBeatResult> {
+  const beat = toBeat(beatInput);
+  const character = toCharacter(characterInput);
+  if (beat.line === '' && beat.action === '') {
+    return { url: '', cache_hit: false, hash: '', skipped: EMPTY_BEAT_SKIP };
+  }
+  const provider = resolveProvider(options);
+  const ctx = unitContext({ ...options, provider }, { kind: 'beat', id: beat.id });
+  const models = beatModels(beat, character, { ...options, provider });
+  const hash = beatHash(beat, character, models);
+
+  if (!ctx.force) {
+    const stored = ctx.cache.getUnit(BEAT_NAMESPACE, hash);
+    if (stored) {
+      ctx.emit({ type: 'cache_hit', whole_unit: true });
+      const r = stored.result as unknown as BeatResult;
+      return { url: r.url, video_url: r.video_url, audio_url: r.audio_url, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: true };
+    }
+  }
+
+  let audioUrl = '';
+  let videoUrl = '';
+  if (models.tts) {
+    const args: Record<string, unknown> = { text: beat.line };
+    if (character.voice?.reference_audio_url) args.reference_audio_url = character.voice.reference_audio_url;
+    if (character.voice?.voice_id) args.voice = character.voice.voice_id;
+    const speech = await callModel(ctx, models.tts, args);
+    if (speech.length === 0) {
+      throw new RenderProducedNoAssetError(`render_beat: TTS produced no asset for beat ${beat.id}`, 'beat', beat.id);
+    }
+    audioUrl = speech[0].url;
+    if (models.avatar) {
+      const prompt = beat.emotion || beat.action || 'natural delivery';
+      const audioRef = await contentRef(ctx, audioUrl);
+      const video = await callModel(ctx, models.avatar, { image_url: character.reference_image_url, audio_url: audioUrl, prompt }, { audio_url: audioRef });
+      videoUrl = video[0]?.url ?? '';
+    }
+  }
+  const result: BeatResult = {
+    url: videoUrl || audioUrl,
+    video_url: videoUrl,
+    audio_url: audioUrl,
+    hash,
+    beat_id: beat.id,
+    speaker: beat.speaker,
+    cache_hit: false,
+  };
+  ctx.cache.putUnit(BEAT_NAMESPACE, hash, { ...result }, `beat:${beat.id}`);
+  return result;
+}

@@ -1,0 +1,127 @@
+import { canonicalJson } from '../digest/canonical-json.js';
+import { modelIdFor, pickModel } from './catalog.js';
+import { SHOT_NAMESPACE } from './cache.js';
+import { RenderProducedNoAssetError } from './errors.js';
+import { shotHash, type ShotModels } from './hashing.js';
+import { callModel, contentRef, resolveProvider, unitContext, type CommonRenderOptions } from './model-call.js';
+import {
+  toCharacter,
+  toEnvironment,
+  toShot,
+  type Character,
+  type CharacterInput,
+  type Environment,
+  type EnvironmentInput,
+  type Shot,
+  type ShotInput,
+} from './scene.js';
+
+export interface RenderShotOptions extends CommonRenderOptions {
+  environment?: EnvironmentInput | null;
+  characters?: CharacterInput[];
+  style?: string;
+  /** Make a clip from the still (default false). */
+  asVideo?: boolean;
+  /** Tier of the still and clip models (default `balanced`). */
+  quality?: string;
+  imageModelId?: string;
+  imageToVideoModelId?: string;
+}
+
+export interface StillShotResult {
+  url: string;
+  kind: 'image';
+  hash: string;
+  shot_id: string;
+  cache_hit: boolean;
+}
+
+export interface ClipShotResult {
+  /** The clip url, else the still url. */
+  url: string;
+  kind: 'video';
+  still_url: string;
+  video_url: string;
+  hash: string;
+  shot_id: string;
+  cache_hit: boolean;
+}
+
+export type ShotResult = StillShotResult | ClipShotResult;
+
+/** Fal's preset for 1024×576 stills. */
+export const STILL_IMAGE_SIZE = 'landscape_16_9';
+
+/** The still prompt: the description's parts, joined by ` | `. */
+export function shotPrompt(shot: Shot, environment: Environment | undefined, characters: Character[], style: string): string {
+  const parts = [shot.description || 'shot', `framing: ${shot.framing}`];
+  if (environment) {
+    parts.push(`location: ${environment.description}`);
+    if (environment.time_of_day) parts.push(`time: ${environment.time_of_day}`);
+  }
+  for (const c of characters) if (c.description) parts.push(`${c.name}: ${c.description}`);
+  if (shot.camera) parts.push(`camera: ${shot.camera}`);
+  if (style) parts.push(`style: ${style}`);
+  return parts.join(' | ');
+}
+
+export function shotModels(options: RenderShotOptions): ShotModels {
+  const quality = options.quality ?? 'balanced';
+  return {
+    provider: resolveProvider(options).name,
+    image: options.imageModelId ? modelIdFor(options.imageModelId) : pickModel('image', quality).id,
+    image_to_video: options.asVideo
+      ? options.imageToVideoModelId
+        ? modelIdFor(options.imageToVideoModelId)
+        : pickModel('image_to_video', quality).id
+      : null,
+  };
+}
+
+/** The unit key of a shot: the (hash, quality) pair of the description. */
+export function shotUnitKey(hash: string, quality: string): string {
+  return canonicalJson({ hash, quality });
+}
+
+/** A still of the shot, or a short clip made from that still. */
+export async function renderShot(shotInput: ShotInput, options: RenderShotOptions = {}): Promise<ShotResult> {
+  const shot = toShot(shotInput);
+  const environment = options.environment ? toEnvironment(options.environment) : undefined;
+  const characters = (options.characters ?? []).map(toCharacter);
+  const style = options.style ?? '';
+  const asVideo = options.asVideo ?? false;
+  const quality = options.quality ?? 'balanced';
+  const provider = resolveProvider(options);
+  const ctx = unitContext({ ...options, provider }, { kind: 'shot', id: shot.id });
+  const models = shotModels({ ...options, provider });
+  const hash = shotHash(shot, environment, characters, style, asVideo, models);
+  const unitKey = shotUnitKey(hash, quality);
+
+  if (!ctx.force) {
+    const stored = ctx.cache.getUnit(SHOT_NAMESPACE, unitKey);
+    if (stored) {
+      ctx.emit({ type: 'cache_hit', whole_unit: true });
+      return { ...(stored.result as unknown as ShotResult), hash, shot_id: shot.id, cache_hit: true };
+    }
+  }
+
+  const prompt = shotPrompt(shot, environment, characters, style);
+  const stills = await callModel(ctx, models.image, { prompt, image_size: STILL_IMAGE_SIZE });
+  if (stills.length === 0) {
+    throw new RenderProducedNoAssetError(`render_shot: image generation produced no asset for ${shot.id}`, 'shot', shot.id);
+  }
+  const stillUrl = stills[0].url;
+  let result: ShotResult;
+  if (!models.image_to_video) {
+    result = { url: stillUrl, kind: 'image', hash, shot_id: shot.id, cache_hit: false };
+  } else {
+    const args: Record<string, unknown> = { image_url: stillUrl };
+    if (shot.camera) args.prompt = shot.camera;
+    const stillRef = await contentRef(ctx, stillUrl);
+    const clips = await callModel(ctx, models.image_to_video, args, { image_url: stillRef });
+    const videoUrl = clips[0]?.url ?? '';
+    result = { url: videoUrl || stillUrl, kind: 'video', still_url: stillUrl, video_url: videoUrl, hash, shot_id: shot.id, cache_hit: false };
+  }
+  ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, { ...result }, `shot:${shot.id}`);
+  return result;
+}
