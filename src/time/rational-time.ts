@@ -26,6 +26,8 @@ export class RationalTime {
   /** Exact: throws LossyTimeConversionError when `seconds × rate` is not a whole number of ticks. */
   static fromSeconds(seconds: string | number | bigint, rate: number): RationalTime {
     checkRate(rate);
+    const fast = typeof seconds === 'bigint' ? undefined : plainDecimalTicks(String(seconds), rate);
+    if (fast !== undefined) return new RationalTime(fast, rate);
     const { num, den } = parseSeconds(seconds);
     const scaled = num * BigInt(rate);
     if (scaled % den !== 0n) {
@@ -193,6 +195,45 @@ export function isUnknownGeneratedAt(time: RationalTime): boolean {
 
 function checkRate(rate: number): void {
   if (!Number.isSafeInteger(rate) || rate <= 0) throw new InvalidTimeError(`rate must be a positive integer, got ${rate}`);
+}
+
+/**
+ * The common case of fromSeconds without regular expressions or BigInt: a plain decimal
+ * ("12.345", "-0.25", ".5") of at most 15 digits whose tick count stays a safe integer. Every step
+ * is then exact integer arithmetic in doubles (10^f for f <= 15 is exact, and so are sums,
+ * products and quotients below 2^53). Anything else, including an inexact result, returns
+ * undefined and takes the general path, which also writes the error message.
+ */
+function plainDecimalTicks(text: string, rate: number): number | undefined {
+  const length = text.length;
+  let i = 0;
+  let negative = false;
+  if (length > 0 && text.charCodeAt(0) === 45 /* - */) {
+    negative = true;
+    i = 1;
+  }
+  let digits = 0;
+  let fractionDigits = -1; // -1 until the point is seen
+  let value = 0;
+  for (; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      value = value * 10 + (code - 48);
+      digits++;
+      if (fractionDigits >= 0) fractionDigits++;
+    } else if (code === 46 /* . */ && fractionDigits < 0) {
+      fractionDigits = 0;
+    } else {
+      return undefined;
+    }
+  }
+  if (digits === 0 || digits > 15) return undefined;
+  const scaled = value * rate;
+  if (!Number.isSafeInteger(scaled)) return undefined;
+  const unit = 10 ** Math.max(fractionDigits, 0);
+  if (scaled % unit !== 0) return undefined;
+  const ticks = scaled / unit;
+  return negative ? -ticks : ticks;
 }
 
 function toSafe(ticks: bigint, source: unknown): number {
