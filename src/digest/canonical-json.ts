@@ -1,3 +1,4 @@
+import { isPlainObject } from '../model/json-body.js';
 import { NonStringBodyKeyError, NotJsonError } from './errors.js';
 
 /**
@@ -72,8 +73,7 @@ function objectEntries(value: object, path: string): Array<[string, unknown]> {
     }
     return entries;
   }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
+  if (!isPlainObject(value)) {
     throw new NotJsonError(path, `an instance of ${value.constructor?.name ?? 'a class'}`);
   }
   // Object.entries skips symbol keys silently; a symbol key is a non-string key like any other.

@@ -5,8 +5,8 @@ import type { ValidationIssue } from '../schemas/validation-issue.js';
 export class InvalidAnnotationError extends InvalidInputError {
   override readonly code = 'ANNOT_INVALID_ANNOTATION';
 
-  constructor(readonly path: string, message: string) {
-    super(`${path}: ${message}`);
+  constructor(readonly path: string, readonly reason: string) {
+    super(`${path}: ${reason}`);
   }
 }
 
@@ -14,8 +14,8 @@ export class InvalidAnnotationError extends InvalidInputError {
 export class InvalidTierError extends InvalidInputError {
   override readonly code = 'ANNOT_INVALID_TIER';
 
-  constructor(readonly path: string, message: string) {
-    super(`${path}: ${message}`);
+  constructor(readonly path: string, readonly reason: string) {
+    super(`${path}: ${reason}`);
   }
 }
 
@@ -23,7 +23,7 @@ export class InvalidTierError extends InvalidInputError {
 export class WireFormatError extends InvalidInputError {
   override readonly code = 'ANNOT_INVALID_WIRE';
 
-  constructor(readonly what: 'annotation' | 'tier', readonly issues: readonly ValidationIssue[]) {
+  constructor(readonly what: 'annotation' | 'tier' | 'patch', readonly issues: readonly ValidationIssue[]) {
     super(`invalid ${what}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   }
 }

@@ -45,7 +45,7 @@ function copy(value: unknown, path: string, ancestors: Set<object>): JsonValue {
   ancestors.add(object);
   try {
     if (Array.isArray(object)) {
-      if (Object.getPrototypeOf(object) !== Array.prototype) throw new NotJsonError(path, describe(object));
+      if (!isPlainArray(object)) throw new NotJsonError(path, describe(object));
       const items: JsonValue[] = [];
       for (let index = 0; index < object.length; index++) {
         const itemPath = `${path}[${index}]`;
@@ -55,8 +55,7 @@ function copy(value: unknown, path: string, ancestors: Set<object>): JsonValue {
       return Object.freeze(items);
     }
     checkMapKeys(object, path);
-    const proto = Object.getPrototypeOf(object);
-    if (proto !== Object.prototype && proto !== null) throw new NotJsonError(path, describe(object));
+    if (!isPlainObject(object)) throw new NotJsonError(path, describe(object));
     const symbols = Object.getOwnPropertySymbols(object);
     if (symbols.length > 0) throw new NonStringBodyKeyError(path, symbols[0]);
     const out: Record<string, JsonValue> = {};
@@ -73,6 +72,20 @@ function copy(value: unknown, path: string, ancestors: Set<object>): JsonValue {
   } finally {
     ancestors.delete(object);
   }
+}
+
+/**
+ * A plain object is one whose prototype is null or an Object.prototype: of any realm, since
+ * structuredClone, worker messages and vm contexts hand out objects of their own realm.
+ */
+export function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === null || (Object.getPrototypeOf(proto) === null && Object.prototype.toString.call(value) === '[object Object]');
+}
+
+function isPlainArray(value: unknown[]): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Array.prototype || (proto !== null && proto.constructor?.name === 'Array' && Object.getPrototypeOf(Object.getPrototypeOf(proto)) === null);
 }
 
 function checkMapKeys(value: unknown, path: string): void {

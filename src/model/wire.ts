@@ -121,9 +121,9 @@ export function tierFromWire(json: unknown): Tier {
   try {
     return makeTier({ name: wire.name, stereotype: wire.stereotype, parent: wire.parent ?? null, metadata: wire.metadata ?? {} });
   } catch (error) {
-    const path = (error as { path?: unknown }).path;
+    const { path, reason } = error as { path?: unknown; reason?: unknown };
     if (typeof path === 'string') {
-      throw new WireFormatError('tier', [{ path, message: (error as Error).message.slice(path.length + 2), keyword: 'semantic' }]);
+      throw new WireFormatError('tier', [{ path, message: typeof reason === 'string' ? reason : (error as Error).message, keyword: 'semantic' }]);
     }
     throw error;
   }

@@ -1,0 +1,359 @@
+import { annotationInterval, type Annotation } from '../model/annotation.js';
+import type { Tier } from '../model/tier.js';
+import type { AllenRelation } from '../time/allen.js';
+import type { TimeInterval } from '../time/time-interval.js';
+import {
+  AnnotationNotFoundError,
+  DuplicateAnnotationIdError,
+  KeyMismatchError,
+  UnknownTierError,
+} from './errors.js';
+import { IntervalIndex } from './interval-index.js';
+import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
+import type { AddTierOptions, AnnotationStore } from './store.js';
+
+/**
+ * One validated change, handed to `MemoryStoreOptions.beforeCommit` after every check has passed
+ * and before the store changes. `put` lists annotations to write (new or replacing the same id),
+ * `delete` the ids to drop; `tiers` and `meta` carry the whole registry after the change, so a
+ * persister can rewrite it under one key.
+ */
+export type StoreChange =
+  | { readonly kind: 'annotations'; readonly put: readonly Annotation[]; readonly delete: readonly string[] }
+  | { readonly kind: 'tier'; readonly tier: Tier; readonly tiers: readonly Tier[] }
+  | { readonly kind: 'meta'; readonly key: string; readonly value: string; readonly meta: Readonly<Record<string, string>> };
+
+export interface MemoryStoreOptions {
+  /**
+   * Called with each change once it is known to be valid; if it throws, the store is left as it
+   * was and the error propagates. MappingStore writes through here; an op-log can append here.
+   */
+  beforeCommit?: (change: StoreChange) => void;
+}
+
+/** What `load` fills an empty store from: a snapshot someone else kept (a mapping, a replay). */
+export interface MemoryStoreSnapshot {
+  tiers: readonly Tier[];
+  meta: Readonly<Record<string, string>>;
+  /** In all() order. */
+  annotations: Iterable<Annotation>;
+}
+
+interface Entry {
+  annotation: Annotation;
+  /** Insertion rank, kept across updates, so byTier can restore all() order after a tier move. */
+  seq: number;
+}
+
+/** all() hands annotations out in slices of this size, so a consumer never waits on the whole store. */
+const STREAM_SLICE = 1024;
+
+/**
+ * The in-memory store: an id map in insertion order (JS Maps keep it, and `set` on an existing
+ * key keeps the place, which is exactly "an update keeps its position"), a per-tier id map, and
+ * an IntervalIndex over the annotations that have an interval. Every mutation validates the
+ * whole change first and only then touches any structure, so a refused call changes nothing.
+ */
+export class MemoryStore implements AnnotationStore {
+  readonly kind: string = 'memory';
+
+  private readonly entries = new Map<string, Entry>();
+  private readonly tierMembers = new Map<string, Map<string, Annotation>>();
+  /** Tiers whose member map is out of insertion order because an update moved an annotation in. */
+  private readonly unsortedTiers = new Set<string>();
+  private readonly index = new IntervalIndex<Annotation>();
+  private readonly tiers = new Map<string, Tier>();
+  private readonly meta = new Map<string, string>();
+  private nextSeq = 0;
+  private readonly beforeCommit: (change: StoreChange) => void;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.beforeCommit = options.beforeCommit ?? (() => undefined);
+  }
+
+  /**
+   * Fills an empty store from a snapshot, checking the same rules as addTier and addMany (a
+   * tier's parent among the snapshot's tiers, known tiers, unique ids) but keeping the snapshot's
+   * tier order. Nothing is passed to beforeCommit: the snapshot is where the data came from.
+   */
+  load(snapshot: MemoryStoreSnapshot): void {
+    if (this.entries.size > 0 || this.tiers.size > 0 || this.meta.size > 0) {
+      throw new Error('MemoryStore.load fills an empty store only');
+    }
+    const names = new Set(snapshot.tiers.map((t) => t.name));
+    for (const t of snapshot.tiers) {
+      if (t.parent !== null && !names.has(t.parent)) {
+        throw new UnknownTierError(`tier ${JSON.stringify(t.name)} names parent ${JSON.stringify(t.parent)}, which is not among the tiers`);
+      }
+    }
+    const annotations = [...snapshot.annotations];
+    const tierNames = names;
+    this.checkNewAnnotations(annotations, (name) => tierNames.has(name));
+    for (const t of snapshot.tiers) this.tiers.set(t.name, t);
+    for (const [key, value] of Object.entries(snapshot.meta)) this.meta.set(key, value);
+    for (const annotation of annotations) this.insert(annotation);
+  }
+
+  async add(annotation: Annotation): Promise<void> {
+    this.commitNew([annotation]);
+  }
+
+  async addMany(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
+    const batch: Annotation[] = [];
+    for await (const annotation of annotations) batch.push(annotation);
+    this.commitNew(batch);
+    return batch.length;
+  }
+
+  async get(id: string): Promise<Annotation | null> {
+    return this.entries.get(id)?.annotation ?? null;
+  }
+
+  async update(annotation: Annotation): Promise<void> {
+    if (!this.entries.has(annotation.id)) {
+      throw new AnnotationNotFoundError(`update: no annotation with id ${annotation.id} in the store; add it instead`);
+    }
+    this.checkTier(annotation);
+    this.beforeCommit({ kind: 'annotations', put: [annotation], delete: [] });
+    this.replace(annotation);
+  }
+
+  async delete(id: string): Promise<Annotation | null> {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return null;
+    this.beforeCommit({ kind: 'annotations', put: [], delete: [id] });
+    this.remove(entry.annotation);
+    return entry.annotation;
+  }
+
+  async count(): Promise<number> {
+    return this.entries.size;
+  }
+
+  async *all(): AsyncIterable<Annotation> {
+    // A Map iterator is live: entries deleted meanwhile are skipped, entries added are reached.
+    let slice: Annotation[] = [];
+    for (const entry of this.entries.values()) {
+      slice.push(entry.annotation);
+      if (slice.length === STREAM_SLICE) {
+        yield* slice;
+        slice = [];
+      }
+    }
+    yield* slice;
+  }
+
+  async addTier(tier: Tier, _options: AddTierOptions = {}): Promise<void> {
+    if (tier.parent !== null && !this.tiers.has(tier.parent)) {
+      throw new UnknownTierError(
+        `tier ${JSON.stringify(tier.name)} names parent ${JSON.stringify(tier.parent)}, which is not registered; add the parent tier first`,
+      );
+    }
+    const tiers = new Map(this.tiers).set(tier.name, tier);
+    this.beforeCommit({ kind: 'tier', tier, tiers: [...tiers.values()] });
+    this.tiers.set(tier.name, tier);
+  }
+
+  async getTier(name: string): Promise<Tier | null> {
+    return this.tiers.get(name) ?? null;
+  }
+
+  async listTiers(): Promise<Tier[]> {
+    return [...this.tiers.values()];
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    if (typeof key !== 'string' || typeof value !== 'string') {
+      throw new TypeError(`setMeta: key and value must be strings, got ${typeof key} and ${typeof value}`);
+    }
+    const meta = Object.fromEntries(new Map(this.meta).set(key, value));
+    this.beforeCommit({ kind: 'meta', key, value, meta });
+    this.meta.set(key, value);
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    return this.meta.get(key) ?? null;
+  }
+
+  async listMeta(): Promise<Record<string, string>> {
+    return Object.fromEntries(this.meta);
+  }
+
+  async intersects(query: TimeInterval): Promise<Annotation[]> {
+    return this.search(query, 'intersects');
+  }
+
+  async during(query: TimeInterval): Promise<Annotation[]> {
+    return this.search(query, ['during']);
+  }
+
+  async contains(query: TimeInterval): Promise<Annotation[]> {
+    return this.search(query, ['contains']);
+  }
+
+  async relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
+    return this.search(query, relations);
+  }
+
+  async byTier(tier: string): Promise<Annotation[]> {
+    const members = this.tierMembers.get(tier);
+    if (members === undefined) return [];
+    if (this.unsortedTiers.has(tier)) {
+      const sorted = [...members.values()].sort((a, b) => this.seqOf(a) - this.seqOf(b));
+      members.clear();
+      for (const annotation of sorted) members.set(annotation.id, annotation);
+      this.unsortedTiers.delete(tier);
+    }
+    return [...members.values()];
+  }
+
+  async atTier(tier: string, query: TimeInterval): Promise<Annotation[]> {
+    return (await this.search(query, 'intersects')).filter((annotation) => annotation.tier === tier);
+  }
+
+  async getAt(key: TimeInterval): Promise<Annotation[]> {
+    return this.index.at(key);
+  }
+
+  async setAt(key: TimeInterval, annotations: readonly Annotation[]): Promise<void> {
+    const current = new Set(this.index.at(key).map((annotation) => annotation.id));
+    const seen = new Set<string>();
+    for (const annotation of annotations) {
+      const interval = annotationInterval(annotation);
+      if (interval === null || !interval.equals(key)) {
+        throw new KeyMismatchError(
+          `setAt ${key.toString()}: annotation ${annotation.id} ${interval === null ? 'has no interval (an AnnotationRef)' : `is at ${interval.toString()}`}; ` +
+            'every annotation written under a key must sit at exactly that interval',
+        );
+      }
+      if (seen.has(annotation.id)) throw new DuplicateAnnotationIdError(`setAt ${key.toString()}: annotation id ${annotation.id} appears twice in the list`);
+      seen.add(annotation.id);
+      if (this.entries.has(annotation.id) && !current.has(annotation.id)) {
+        throw new DuplicateAnnotationIdError(
+          `setAt ${key.toString()}: annotation id ${annotation.id} is already in the store at another interval; delete or update it there`,
+        );
+      }
+      this.checkTier(annotation);
+    }
+    const dropped = [...current].filter((id) => !seen.has(id));
+    this.beforeCommit({ kind: 'annotations', put: annotations, delete: dropped });
+    for (const id of dropped) this.remove((this.entries.get(id) as Entry).annotation);
+    for (const annotation of annotations) {
+      if (this.entries.has(annotation.id)) this.replace(annotation);
+      else this.insert(annotation);
+    }
+  }
+
+  async deleteAt(key: TimeInterval): Promise<number> {
+    const doomed = this.index.at(key);
+    if (doomed.length === 0) return 0;
+    this.beforeCommit({ kind: 'annotations', put: [], delete: doomed.map((annotation) => annotation.id) });
+    for (const annotation of doomed) this.remove(annotation);
+    return doomed.length;
+  }
+
+  async *intervals(): AsyncIterable<TimeInterval> {
+    yield* this.index.intervals();
+  }
+
+  /** Nothing to release; the store stays usable. */
+  async close(): Promise<void> {}
+
+  private search(query: TimeInterval, relations: readonly AllenRelation[] | 'intersects'): Annotation[] {
+    const bounds = candidateBounds(query, relations);
+    if (bounds === null) return [];
+    const accept =
+      relations === 'intersects'
+        ? (interval: TimeInterval) => matchesIntersects(interval, query)
+        : (interval: TimeInterval) => matchesRelations(interval, query, relations);
+    return this.index.search(bounds, accept);
+  }
+
+  private commitNew(batch: readonly Annotation[]): void {
+    this.checkNewAnnotations(batch, (name) => this.tiers.has(name));
+    if (batch.length === 0) return;
+    this.beforeCommit({ kind: 'annotations', put: batch, delete: [] });
+    for (const annotation of batch) this.insert(annotation);
+  }
+
+  private checkNewAnnotations(batch: readonly Annotation[], tierKnown: (name: string) => boolean): void {
+    const seen = new Set<string>();
+    for (const annotation of batch) {
+      if (this.entries.has(annotation.id)) {
+        throw new DuplicateAnnotationIdError(`annotation id ${annotation.id} is already in the store; use update to replace it`);
+      }
+      if (seen.has(annotation.id)) throw new DuplicateAnnotationIdError(`annotation id ${annotation.id} appears twice in the batch`);
+      seen.add(annotation.id);
+      if (!tierKnown(annotation.tier)) throw this.unknownTier(annotation);
+    }
+  }
+
+  private checkTier(annotation: Annotation): void {
+    if (!this.tiers.has(annotation.tier)) throw this.unknownTier(annotation);
+  }
+
+  private unknownTier(annotation: Annotation): UnknownTierError {
+    return new UnknownTierError(
+      `annotation ${annotation.id} is on tier ${JSON.stringify(annotation.tier)}, which is not registered; add the tier first (addTier)`,
+    );
+  }
+
+  private seqOf(annotation: Annotation): number {
+    return (this.entries.get(annotation.id) as Entry).seq;
+  }
+
+  private insert(annotation: Annotation): void {
+    this.entries.set(annotation.id, { annotation, seq: this.nextSeq++ });
+    this.members(annotation.tier).set(annotation.id, annotation);
+    const interval = annotationInterval(annotation);
+    if (interval !== null) this.index.insert(interval, annotation.id, annotation);
+  }
+
+  private replace(annotation: Annotation): void {
+    const entry = this.entries.get(annotation.id) as Entry;
+    const old = entry.annotation;
+    entry.annotation = annotation;
+    if (old.tier === annotation.tier) {
+      this.members(old.tier).set(annotation.id, annotation);
+    } else {
+      this.dropMember(old);
+      this.members(annotation.tier).set(annotation.id, annotation);
+      this.unsortedTiers.add(annotation.tier);
+    }
+    const before = annotationInterval(old);
+    const after = annotationInterval(annotation);
+    // Same ticks at the same rates: the node stays where it is and just holds the new value.
+    if (before !== null && after !== null && before.start.isIdentical(after.start) && before.end.isIdentical(after.end)) {
+      this.index.replace(before, annotation.id, annotation);
+      return;
+    }
+    if (before !== null) this.index.remove(before, old.id);
+    if (after !== null) this.index.insert(after, annotation.id, annotation);
+  }
+
+  private remove(annotation: Annotation): void {
+    this.entries.delete(annotation.id);
+    this.dropMember(annotation);
+    const interval = annotationInterval(annotation);
+    if (interval !== null) this.index.remove(interval, annotation.id);
+  }
+
+  private members(tier: string): Map<string, Annotation> {
+    let members = this.tierMembers.get(tier);
+    if (members === undefined) {
+      members = new Map();
+      this.tierMembers.set(tier, members);
+    }
+    return members;
+  }
+
+  private dropMember(annotation: Annotation): void {
+    const members = this.tierMembers.get(annotation.tier);
+    if (members === undefined) return;
+    members.delete(annotation.id);
+    if (members.size === 0) {
+      this.tierMembers.delete(annotation.tier);
+      this.unsortedTiers.delete(annotation.tier);
+    }
+  }
+}
