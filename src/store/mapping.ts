@@ -1,4 +1,8 @@
 import { isUuid } from '../model/ids.js';
+import { MemoryOpLog } from '../oplog/memory-op-log.js';
+import type { Mutation } from '../oplog/mutation.js';
+import type { MutationContext, OpLogEntry } from '../oplog/op-log-entry.js';
+import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
 import type { Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
 import { annotationFromWire, annotationToWire, tierFromWire, tierToWire } from '../model/wire.js';
@@ -70,7 +74,7 @@ export interface MappingStoreOptions<V> {
  * or anyone writing the map directly, is not seen, and its writes may be overwritten. Give the
  * store a map (or a prefix-scoped view of one) dedicated to it.
  */
-export class MappingStore<V = unknown> implements AnnotationStore {
+export class MappingStore<V = unknown> implements OpLoggedStore {
   readonly kind = 'mapping';
 
   private readonly codec: MappingCodec<V>;
@@ -184,6 +188,22 @@ export class MappingStore<V = unknown> implements AnnotationStore {
   }
 
   /** The map belongs to the caller; nothing to release, and the store stays usable. */
+  // The op-log of a mapping store is kept in memory, not in the mapping: the mapping holds the
+  // current state for other readers; history is this process's, as with MemoryStore.
+  private readonly opLog = new MemoryOpLog(this);
+
+  applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
+    return this.opLog.applyLogged(mutations, context);
+  }
+
+  latestClock(): Promise<number> {
+    return this.opLog.latestClock();
+  }
+
+  readOpLog(range?: OpLogRange): Promise<OpLogEntry[]> {
+    return this.opLog.readOpLog(range);
+  }
+
   async close(): Promise<void> {}
 
   private readSnapshot(): { tiers: Tier[]; meta: Record<string, string>; annotations: Annotation[] } {

@@ -10,7 +10,11 @@ import {
 } from './errors.js';
 import { IntervalIndex } from './interval-index.js';
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
-import type { AddTierOptions, AnnotationStore } from './store.js';
+import { MemoryOpLog } from '../oplog/memory-op-log.js';
+import type { Mutation } from '../oplog/mutation.js';
+import type { MutationContext, OpLogEntry } from '../oplog/op-log-entry.js';
+import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
+import type { AddTierOptions } from './store.js';
 
 /**
  * One validated change, handed to `MemoryStoreOptions.beforeCommit` after every check has passed
@@ -54,7 +58,7 @@ const STREAM_SLICE = 1024;
  * an IntervalIndex over the annotations that have an interval. Every mutation validates the
  * whole change first and only then touches any structure, so a refused call changes nothing.
  */
-export class MemoryStore implements AnnotationStore {
+export class MemoryStore implements OpLoggedStore {
   readonly kind: string = 'memory';
 
   private readonly entries = new Map<string, Entry>();
@@ -66,6 +70,8 @@ export class MemoryStore implements AnnotationStore {
   private readonly meta = new Map<string, string>();
   private nextSeq = 0;
   private readonly beforeCommit: (change: StoreChange) => void;
+  /** The op-log lives with the data, in memory: lost with the store, like everything else here. */
+  private readonly opLog = new MemoryOpLog(this);
 
   constructor(options: MemoryStoreOptions = {}) {
     this.beforeCommit = options.beforeCommit ?? (() => undefined);
@@ -257,6 +263,18 @@ export class MemoryStore implements AnnotationStore {
   }
 
   /** Nothing to release; the store stays usable. */
+  applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
+    return this.opLog.applyLogged(mutations, context);
+  }
+
+  latestClock(): Promise<number> {
+    return this.opLog.latestClock();
+  }
+
+  readOpLog(range?: OpLogRange): Promise<OpLogEntry[]> {
+    return this.opLog.readOpLog(range);
+  }
+
   async close(): Promise<void> {}
 
   private search(query: TimeInterval, relations: readonly AllenRelation[] | 'intersects'): Annotation[] {

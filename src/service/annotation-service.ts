@@ -1,0 +1,186 @@
+import { annotationEtag } from '../digest/etag.js';
+import { InvalidInputError } from '../errors/annot-error.js';
+import { makeAnnotation, type Annotation } from '../model/annotation.js';
+import { WireFormatError } from '../model/errors.js';
+import { makeApprovalReview, REVIEW_TIER } from '../model/review.js';
+import { makeTier, type Tier } from '../model/tier.js';
+import { annotationFromWire, annotationToWire, tierFromWire } from '../model/wire.js';
+import type { Mutation } from '../oplog/mutation.js';
+import type { OpLogEntry } from '../oplog/op-log-entry.js';
+import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
+import { stateAt, type StateSnapshot } from '../oplog/replay.js';
+import { UnknownBodySchemaError } from '../schemas/errors.js';
+import { assertValidBody, hasBodySchema } from '../schemas/registry.js';
+import { AnnotationNotFoundError } from '../store/errors.js';
+import { RationalTime } from '../time/rational-time.js';
+import { PreconditionRequiredError } from './errors.js';
+import { queryAnnotations, type QueryRequest } from './query-annotations.js';
+
+/** The generator of annotations created through the service without a provenance of their own. */
+export const SERVICE_AGENT = 'server:annot';
+
+/** An annotation as a client sends it: the wire form, where `id` and `provenance` may be left to the service. */
+export type AnnotationInput = Record<string, unknown>;
+
+export interface AnnotationPatch {
+  tier?: string;
+  body?: Record<string, unknown>;
+  body_schema_uri?: string;
+  confidence?: number | null;
+  reference?: unknown;
+}
+
+export interface Mutated<T> {
+  readonly value: T;
+  /** The Lamport clock of the last entry the operation appended. */
+  readonly clock: number;
+}
+
+/**
+ * The operations every surface calls (HTTP routes, MCP tools, CLI commands, processors). Each
+ * mutation goes through the store's op-log in one transaction and returns its clock, so a
+ * behaviour exists once and human and agent edits share one Lamport clock.
+ */
+export class AnnotationService {
+  constructor(
+    readonly store: OpLoggedStore,
+    private readonly clock: () => RationalTime = () => RationalTime.now(1000),
+  ) {}
+
+  // tiers
+
+  async addTier(input: unknown, actor: string, options: { enforceNoOverlap?: boolean } = {}): Promise<Mutated<Tier>> {
+    const tier = tierFromWire(input);
+    const clock = await this.apply([{ kind: 'add_tier', tier, enforceNoOverlap: options.enforceNoOverlap }], actor);
+    return { value: tier, clock };
+  }
+
+  listTiers(): Promise<Tier[]> {
+    return this.store.listTiers();
+  }
+
+  async getTier(name: string): Promise<Tier> {
+    const tier = await this.store.getTier(name);
+    if (!tier) throw new AnnotationNotFoundError(`tier "${name}" not found`);
+    return tier;
+  }
+
+  // annotations
+
+  /** Creates an annotation from its wire form; a missing id is generated and a missing provenance is the service's. */
+  async createAnnotation(input: AnnotationInput, actor: string): Promise<Mutated<Annotation>> {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new InvalidInputError('annotation: expected a JSON object');
+    const wire: Record<string, unknown> = { ...input };
+    if (wire.id === undefined) wire.id = crypto.randomUUID();
+    if (wire.provenance === undefined) {
+      wire.provenance = { was_generated_by: SERVICE_AGENT, was_attributed_to: actor, was_derived_from: [], generated_at_time: this.clock().toWire() };
+    }
+    const annotation = annotationFromWire(wire);
+    checkBody(annotation);
+    const clock = await this.apply([{ kind: 'add_annotation', annotation }], actor);
+    return { value: annotation, clock };
+  }
+
+  async getAnnotation(id: string): Promise<Annotation> {
+    const annotation = await this.store.get(id);
+    if (!annotation) throw new AnnotationNotFoundError(`annotation ${id} not found`);
+    return annotation;
+  }
+
+  /**
+   * A partial update guarded by `If-Match`: required (PreconditionRequiredError without it), and
+   * checked inside the store's transaction, so of two writers holding the same ETag exactly one
+   * wins. The id and provenance never change; `confidence: null` clears the confidence.
+   */
+  async updateAnnotation(id: string, patch: AnnotationPatch, ifMatch: string | undefined, actor: string): Promise<Mutated<Annotation>> {
+    if (ifMatch === undefined || ifMatch.trim() === '') {
+      throw new PreconditionRequiredError(`updating annotation ${id} needs If-Match with the ETag you read (GET it first)`);
+    }
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new InvalidInputError('patch: expected a JSON object');
+    const allowed = ['tier', 'body', 'body_schema_uri', 'confidence', 'reference'];
+    const unknown = Object.keys(patch).filter((key) => !allowed.includes(key));
+    if (unknown.length > 0) {
+      throw new WireFormatError('patch', unknown.map((key) => ({ path: `patch.${key}`, message: `cannot be changed (changeable: ${allowed.join(', ')})`, keyword: 'additionalProperties' })));
+    }
+    const current = await this.getAnnotation(id);
+    const wire = annotationToWire(current) as unknown as Record<string, unknown>;
+    const revised = annotationFromWire({ ...wire, ...patch, id: current.id, provenance: wire.provenance });
+    checkBody(revised);
+    const clock = await this.apply([{ kind: 'update_annotation', annotation: revised, ifMatch }], actor);
+    return { value: revised, clock };
+  }
+
+  async deleteAnnotation(id: string, actor: string, ifMatch?: string): Promise<Mutated<Annotation>> {
+    const current = await this.getAnnotation(id);
+    const clock = await this.apply([{ kind: 'delete_annotation', id, ifMatch }], actor);
+    return { value: current, clock };
+  }
+
+  async queryAnnotations(request: QueryRequest & { limit?: number }): Promise<Annotation[]> {
+    const limit = request.limit ?? Number.POSITIVE_INFINITY;
+    const found: Annotation[] = [];
+    for await (const annotation of queryAnnotations(this.store, request)) {
+      if (found.length >= limit) break;
+      found.push(annotation);
+    }
+    return found;
+  }
+
+  /**
+   * Records a human decision on an AI suggestion: the annotation keeps its id, body and
+   * provenance, only its confidence becomes 1 (accepted) or 0 (rejected); the decision itself is a
+   * separate approval review on tier `review` referring to it. Both changes (and the review tier,
+   * the first time) are one transaction.
+   */
+  async acceptAiSuggestion(id: string, accept: boolean, actor: string): Promise<Mutated<{ annotation: Annotation; review: Annotation }>> {
+    const current = await this.getAnnotation(id);
+    const reviewed = makeAnnotation({ ...current, confidence: accept ? 1 : 0 });
+    const review = makeApprovalReview(reviewed, { reviewer: actor, accept, at: this.clock() });
+    const mutations: Mutation[] = [{ kind: 'update_annotation', annotation: reviewed, ifMatch: annotationEtag(current) }];
+    if (!(await this.store.getTier(REVIEW_TIER))) mutations.push({ kind: 'add_tier', tier: makeTier({ name: REVIEW_TIER }) });
+    mutations.push({ kind: 'add_annotation', annotation: review });
+    const clock = await this.apply(mutations, actor);
+    return { value: { annotation: reviewed, review }, clock };
+  }
+
+  // metadata
+
+  listMeta(): Promise<Record<string, string>> {
+    return this.store.listMeta();
+  }
+
+  async setMeta(key: string, value: unknown, actor: string): Promise<Mutated<string>> {
+    if (typeof value !== 'string') throw new InvalidInputError(`meta value for "${key}": expected a string, got ${value === null ? 'null' : typeof value}`);
+    const clock = await this.apply([{ kind: 'set_meta', key, value }], actor);
+    return { value, clock };
+  }
+
+  // the op-log
+
+  latestClock(): Promise<number> {
+    return this.store.latestClock();
+  }
+
+  readOpLog(range: OpLogRange = {}): Promise<OpLogEntry[]> {
+    return this.store.readOpLog(range);
+  }
+
+  stateAt(clock: number): Promise<StateSnapshot> {
+    return stateAt(this.store, clock);
+  }
+
+  /** Applies mutations as one logged transaction and returns the last clock. */
+  async apply(mutations: readonly Mutation[], actor: string): Promise<number> {
+    const entries = await this.store.applyLogged(mutations, { actor, receivedAt: this.clock() });
+    return entries.length > 0 ? entries[entries.length - 1].clock : await this.store.latestClock();
+  }
+}
+
+/** Bodies are checked against their registered schema; an unregistered schema URI is refused. */
+function checkBody(annotation: Annotation): void {
+  if (!hasBodySchema(annotation.body_schema_uri)) {
+    throw new UnknownBodySchemaError(annotation.body_schema_uri);
+  }
+  assertValidBody(annotation.body_schema_uri, annotation.body);
+}
+
