@@ -10,7 +10,7 @@ import type { AllenRelation } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import { StoreFormatError } from './errors.js';
 import { MemoryStore, type StoreChange } from './memory.js';
-import type { AddTierOptions, AnnotationStore } from './store.js';
+import type { AddTierOptions } from './store.js';
 
 /** The part of a Map a MappingStore needs. A plain `Map<string, V>` is one. */
 export interface MapLike<V> {
