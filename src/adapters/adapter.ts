@@ -1,0 +1,71 @@
+import type { Annotation } from '../model/annotation.js';
+import type { Tier } from '../model/tier.js';
+import type { AnnotationStore } from '../store/store.js';
+import type { RationalTime } from '../time/rational-time.js';
+
+export interface LoadOptions {
+  /** Display name of the source in messages (the path the user typed, or `<stdin>`). */
+  readonly sourceName: string;
+  /** Import rate chosen by the user (`--rate`); otherwise the adapter picks one (see import-clock.ts). */
+  readonly rate?: number;
+  /** Refuse to quantize any time (`--strict-time`). */
+  readonly strictTime?: boolean;
+  /** Asset id for formats whose files do not name their media. */
+  readonly assetId?: string;
+  /** Tier name for formats without tiers (WebVTT, SRT cues). */
+  readonly tier?: string;
+  /** Who the imported annotations are attributed to. */
+  readonly attribution?: string;
+  /** The import's wall-clock time, stamped as provenance generated_at_time. */
+  readonly now: RationalTime;
+  /** Warnings for the user (stderr in the CLI). */
+  readonly warn: (message: string) => void;
+}
+
+/** What a load yields: tiers and metadata first, then the annotations as a stream. */
+export interface LoadedDocument {
+  readonly tiers: readonly Tier[];
+  readonly meta: Readonly<Record<string, string>>;
+  /** Consumed once. Parents come before the annotations that refer to them. */
+  readonly annotations: AsyncIterable<Annotation>;
+  /** After the annotations were consumed: how many times were rounded to the import rate, and by how much. */
+  quantization(): { count: number; maxErrorSeconds: number };
+}
+
+export interface DumpOptions {
+  readonly targetName: string;
+  /** Write only this tier (formats without tiers). */
+  readonly tier?: string;
+  /** Format-specific variant, e.g. TextGrid `short`. */
+  readonly variant?: string;
+  readonly warn: (message: string) => void;
+}
+
+/** What a dump could not keep, e.g. `{what: 'provenance', count: 1204}`. */
+export interface DumpReport {
+  readonly dropped: ReadonlyArray<{ what: string; count: number }>;
+}
+
+/** The parsing and writing half of an adapter, loaded only when a file of that format is read or written. */
+export interface FormatCodec {
+  load(path: string, options: LoadOptions): Promise<LoadedDocument>;
+  dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport>;
+}
+
+/**
+ * A format: what identifies it (name, extensions, media types, a content sniffer) and a lazy
+ * loader for its codec, so that listing formats or opening a `.annot` never imports an XML parser.
+ */
+export interface FormatAdapter {
+  readonly name: string;
+  /** Lower-case, with the leading dot; multi-part extensions (`.labelstudio.json`) win over shorter ones. */
+  readonly extensions: readonly string[];
+  readonly mediaTypes: readonly string[];
+  /** One line that says honestly what the format keeps and what it loses. */
+  readonly description: string;
+  /** Body schema URIs the import produces. */
+  readonly bodySchemas: readonly string[];
+  /** Whether the first bytes of a file look like this format (called with up to 64 KiB). */
+  sniff(head: Buffer): boolean;
+  codec(): Promise<FormatCodec>;
+}

@@ -1,0 +1,19 @@
+import { annotFormat } from './annot/format.js';
+import { jamsFormat } from './jams/format.js';
+import { labelStudioFormat } from './label-studio/format.js';
+import { registerAdapter } from './registry.js';
+import { webAnnotationFormat } from './web-annotation/format.js';
+
+/**
+ * The formats annot ships, registered in the order `list-formats` shows them. Only the light
+ * descriptors are imported here; each codec loads when a file of its format is read or written.
+ */
+export const BUILTIN_FORMATS = [annotFormat, webAnnotationFormat, jamsFormat, labelStudioFormat];
+
+let registered = false;
+
+export function registerBuiltinFormats(): void {
+  if (registered) return;
+  registered = true;
+  for (const format of BUILTIN_FORMATS) registerAdapter(format);
+}

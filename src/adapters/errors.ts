@@ -1,0 +1,43 @@
+import { AnnotError } from '../errors/annot-error.js';
+
+/** Where in a file something went wrong: a line and column, or a JSON path / XML element. */
+export interface SourceLocation {
+  line?: number;
+  column?: number;
+  /** JSON path (`$.items[3].target`) or XML element path (`TIER[2]/ANNOTATION[17]`). */
+  path?: string;
+}
+
+/**
+ * Malformed input. The message names the file, the place and what was expected, e.g.
+ * `talk.vtt:12:5: expected "-->" after the cue start time`.
+ */
+export class FormatParseError extends AnnotError {
+  readonly code = 'ANNOT_FORMAT_PARSE';
+
+  constructor(
+    readonly file: string,
+    readonly location: SourceLocation,
+    readonly expected: string,
+  ) {
+    super(`${file}${formatLocation(location)}: ${expected}`);
+  }
+}
+
+/** No adapter matches the name, extension or content given. The message lists the known ones. */
+export class UnknownFormatError extends AnnotError {
+  readonly code = 'ANNOT_UNKNOWN_FORMAT';
+}
+
+/** The store holds something the target format cannot express at all (not merely loses). */
+export class UnrepresentableError extends AnnotError {
+  readonly code = 'ANNOT_UNREPRESENTABLE';
+}
+
+function formatLocation(location: SourceLocation): string {
+  let text = '';
+  if (location.line !== undefined) text += `:${location.line}`;
+  if (location.line !== undefined && location.column !== undefined) text += `:${location.column}`;
+  if (location.path) text += ` (${location.path})`;
+  return text;
+}

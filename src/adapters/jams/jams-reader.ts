@@ -1,0 +1,221 @@
+import { gunzipSync } from 'node:zlib';
+import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { makeTier, type Tier } from '../../model/tier.js';
+import { TimeInterval } from '../../time/time-interval.js';
+import type { LoadedDocument, LoadOptions } from '../adapter.js';
+import { FormatParseError } from '../errors.js';
+import { decimalRateFor, ImportClock } from '../import-clock.js';
+import { importProvenance } from '../import-provenance.js';
+import { decodeText, isGzip } from '../sniffers.js';
+import { extractNonFinite, nonFiniteToken, parseJsonText, stringifyWithNonFinite, type NonFiniteToken } from '../json-text.js';
+
+export const JAMS_OBSERVATION_SCHEMA = 'annot://schema/jams-observation/v1';
+export const JAMS_DEFAULT_ASSET = 'jams:unspecified';
+
+/** Store meta keys that keep the file-level parts of a JAMS file for the way back. */
+export const JAMS_META = { fileMetadata: 'jams.file_metadata', sandbox: 'jams.sandbox', extra: 'jams.extra' } as const;
+
+/** Identifier keys tried, in order, for the asset id when the user gives none. */
+const IDENTIFIER_KEYS = ['musicbrainz', 'slug', 'track_id', 'id'];
+
+/** One JAMS annotation (a namespace's data) as the reader sees it. */
+interface JamsAnnotation {
+  readonly tier: string;
+  readonly observations: readonly Observation[];
+  readonly attributedTo?: string;
+}
+
+interface Observation {
+  readonly timePath: string;
+  readonly durationPath: string;
+  readonly time: number;
+  readonly duration: number;
+  readonly value: unknown;
+  readonly confidence: unknown;
+}
+
+/**
+ * Reads a JAMS (or gzip-compressed .jamz) file. Each JAMS annotation becomes a tier named after its
+ * namespace (`chord`), numbered when the namespace occurs more than once (`pitch_contour#1`,
+ * `pitch_contour#2`, in file order), so duplicates never collide; the tier's metadata `jams` keeps
+ * the annotation's namespace, position, annotation_metadata, sandbox, time, duration and whether
+ * its data was written in the old dense (column) form. Each observation becomes an annotation.
+ */
+export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
+  const file = options.sourceName;
+  let raw = bytes;
+  if (isGzip(bytes)) {
+    try {
+      raw = gunzipSync(bytes);
+    } catch (error) {
+      throw new FormatParseError(file, {}, `expected gzip-compressed JAMS (.jamz), but the gzip stream is damaged (${(error as Error).message})`);
+    }
+  }
+  const document = parseJsonText(decodeText(raw), file, { nonFinite: true });
+  if (!isObject(document)) throw new FormatParseError(file, { path: '$' }, 'expected a JAMS object {annotations, file_metadata, sandbox}');
+  if (!Array.isArray(document.annotations)) {
+    throw new FormatParseError(file, { path: '$.annotations' }, 'expected an array of JAMS annotations (pre-0.2 JAMS files with "sections"/"beats" keys are not supported; convert them with the jams library)');
+  }
+  const rawAnnotations = document.annotations as unknown[];
+  const namespaces = rawAnnotations.map((annotation, index) => namespaceOf(annotation, index, file));
+  const tierNames = tierNamesFor(namespaces);
+  const tiers: Tier[] = [];
+  const annotations: JamsAnnotation[] = [];
+  rawAnnotations.forEach((annotation, index) => {
+    const record = annotation as Record<string, unknown>;
+    const path = `$.annotations[${index}]`;
+    const { data, ...rest } = record;
+    const nonFinite: Record<string, NonFiniteToken> = {};
+    const kept = extractNonFinite(rest, '', nonFinite);
+    const jams: Record<string, unknown> = { namespace: namespaces[index], position: index, annotation: kept, dense: isObject(data) };
+    if (Object.keys(nonFinite).length > 0) jams.non_finite = nonFinite;
+    tiers.push(makeTier({ name: tierNames[index], metadata: { jams } }));
+    annotations.push({ tier: tierNames[index], observations: observationsOf(data, `${path}.data`, file), attributedTo: annotatorOf(record.annotation_metadata) });
+  });
+
+  const times: number[] = [];
+  for (const annotation of annotations) {
+    for (const observation of annotation.observations) times.push(observation.time, observation.duration);
+  }
+  const clock = new ImportClock(options.rate ?? decimalRateFor(times), options.strictTime);
+  const assetId = options.assetId ?? assetIdOf(document.file_metadata);
+  const meta: Record<string, string> = {};
+  if (document.file_metadata !== undefined) meta[JAMS_META.fileMetadata] = stringifyWithNonFinite(document.file_metadata);
+  if (document.sandbox !== undefined) meta[JAMS_META.sandbox] = stringifyWithNonFinite(document.sandbox);
+  const extra = Object.fromEntries(Object.entries(document).filter(([key]) => !['annotations', 'file_metadata', 'sandbox'].includes(key)));
+  if (Object.keys(extra).length > 0) meta[JAMS_META.extra] = stringifyWithNonFinite(extra);
+
+  async function* generate(): AsyncGenerator<Annotation> {
+    for (const annotation of annotations) {
+      const provenance = importProvenance('jams', options, annotation.attributedTo);
+      for (const observation of annotation.observations) {
+        const start = clock.seconds(observation.time, observation.timePath);
+        const end = start.plus(clock.seconds(observation.duration, observation.durationPath));
+        const { body, confidence } = bodyOf(observation);
+        yield makeAnnotation({
+          tier: annotation.tier,
+          reference: mediaRef(assetId, new TimeInterval(start, end)),
+          body,
+          body_schema_uri: JAMS_OBSERVATION_SCHEMA,
+          provenance,
+          confidence,
+        });
+      }
+    }
+  }
+
+  return { tiers, meta, annotations: generate(), quantization: () => clock.quantization() };
+}
+
+function namespaceOf(annotation: unknown, index: number, file: string): string {
+  const path = `$.annotations[${index}]`;
+  if (!isObject(annotation)) throw new FormatParseError(file, { path }, 'expected a JAMS annotation object {namespace, data, annotation_metadata, sandbox}');
+  if (typeof annotation.namespace !== 'string' || annotation.namespace.length === 0) {
+    throw new FormatParseError(file, { path: `${path}.namespace` }, 'expected the namespace name (a non-empty string such as "chord" or "beat")');
+  }
+  return annotation.namespace;
+}
+
+/** Tier names: the namespace, or `namespace#k` when it occurs more than once; never two alike. */
+function tierNamesFor(namespaces: readonly string[]): string[] {
+  const total = new Map<string, number>();
+  for (const namespace of namespaces) total.set(namespace, (total.get(namespace) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const used = new Set<string>();
+  return namespaces.map((namespace) => {
+    const ordinal = (seen.get(namespace) ?? 0) + 1;
+    seen.set(namespace, ordinal);
+    let name = total.get(namespace)! > 1 ? `${namespace}#${ordinal}` : namespace;
+    while (used.has(name)) name += "'";
+    used.add(name);
+    return name;
+  });
+}
+
+/** Observations of a JAMS annotation's data: a list of observations, or the old dense columns. */
+function observationsOf(data: unknown, path: string, file: string): Observation[] {
+  if (Array.isArray(data)) {
+    return data.map((observation, index) => {
+      const at = `${path}[${index}]`;
+      if (!isObject(observation)) throw new FormatParseError(file, { path: at }, 'expected an observation {time, duration, value, confidence}');
+      return {
+        timePath: `${at}.time`,
+        durationPath: `${at}.duration`,
+        time: timeOf(observation.time, `${at}.time`, file),
+        duration: timeOf(observation.duration, `${at}.duration`, file),
+        value: observation.value,
+        confidence: observation.confidence,
+      };
+    });
+  }
+  if (isObject(data)) {
+    const column = (key: string): unknown[] => {
+      const values = data[key];
+      if (values === undefined && (key === 'value' || key === 'confidence')) return [];
+      if (!Array.isArray(values)) throw new FormatParseError(file, { path: `${path}.${key}` }, 'expected an array (dense JAMS data holds one array per field)');
+      return values;
+    };
+    const times = column('time');
+    const durations = column('duration');
+    const values = column('value');
+    const confidences = column('confidence');
+    if (durations.length !== times.length) {
+      throw new FormatParseError(file, { path: `${path}.duration` }, `expected ${times.length} durations, one per time, got ${durations.length}`);
+    }
+    return times.map((time, index) => ({
+      timePath: `${path}.time[${index}]`,
+      durationPath: `${path}.duration[${index}]`,
+      time: timeOf(time, `${path}.time[${index}]`, file),
+      duration: timeOf(durations[index], `${path}.duration[${index}]`, file),
+      value: values[index] ?? null,
+      confidence: confidences[index] ?? null,
+    }));
+  }
+  if (data === undefined || data === null) return [];
+  throw new FormatParseError(file, { path }, 'expected the annotation data: a list of observations or dense columns {time, duration, value, confidence}');
+}
+
+function timeOf(value: unknown, path: string, file: string): number {
+  if (typeof value !== 'number') {
+    const token = nonFiniteToken(value);
+    throw new FormatParseError(file, { path }, `expected a time in seconds (a finite number), got ${token ?? JSON.stringify(value) ?? 'nothing'}`);
+  }
+  if (value < 0) throw new FormatParseError(file, { path }, `expected a non-negative time in seconds, got ${value} (JAMS times and durations cannot be negative)`);
+  return value;
+}
+
+function bodyOf(observation: Observation): { body: Record<string, unknown>; confidence: number | null } {
+  const nonFinite: Record<string, NonFiniteToken> = {};
+  const body: Record<string, unknown> = { value: extractNonFinite(observation.value ?? null, '/value', nonFinite) };
+  let confidence: number | null = null;
+  const raw = observation.confidence;
+  if (typeof raw === 'number' && raw >= 0 && raw <= 1) confidence = raw;
+  else if (raw !== undefined && raw !== null) body.confidence = extractNonFinite(raw, '/confidence', nonFinite);
+  if (Object.keys(nonFinite).length > 0) body.non_finite = nonFinite;
+  return { body, confidence };
+}
+
+function annotatorOf(metadata: unknown): string | undefined {
+  if (!isObject(metadata)) return undefined;
+  for (const who of [metadata.annotator, metadata.curator]) {
+    if (isObject(who) && typeof who.name === 'string' && who.name.trim() !== '') return who.name;
+  }
+  return undefined;
+}
+
+function assetIdOf(fileMetadata: unknown): string {
+  if (!isObject(fileMetadata)) return JAMS_DEFAULT_ASSET;
+  const identifiers = fileMetadata.identifiers;
+  if (isObject(identifiers)) {
+    for (const key of IDENTIFIER_KEYS) {
+      const value = identifiers[key];
+      if ((typeof value === 'string' && value !== '') || typeof value === 'number') return `jams:${key}:${value}`;
+    }
+  }
+  if (typeof fileMetadata.title === 'string' && fileMetadata.title !== '') return `jams:title:${fileMetadata.title}`;
+  return JAMS_DEFAULT_ASSET;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

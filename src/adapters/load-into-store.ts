@@ -1,0 +1,49 @@
+import type { AnnotationStore } from '../store/store.js';
+import type { Annotation } from '../model/annotation.js';
+import type { LoadedDocument } from './adapter.js';
+
+/**
+ * Writes a loaded document into a store: tiers (parents first), metadata, then the annotations
+ * in batches, so a million-cue file streams through without sitting in memory. Returns how many
+ * annotations were written. `onProgress` is told the running count after each batch.
+ */
+export async function loadIntoStore(
+  document: LoadedDocument,
+  store: AnnotationStore,
+  { batchSize = 10000, onProgress }: { batchSize?: number; onProgress?: (written: number) => void } = {},
+): Promise<number> {
+  for (const tier of parentsFirst(document.tiers)) await store.addTier(tier);
+  for (const [key, value] of Object.entries(document.meta)) await store.setMeta(key, value);
+  let written = 0;
+  let batch: Annotation[] = [];
+  for await (const annotation of document.annotations) {
+    batch.push(annotation);
+    if (batch.length >= batchSize) {
+      written += await store.addMany(batch);
+      batch = [];
+      onProgress?.(written);
+    }
+  }
+  if (batch.length > 0) {
+    written += await store.addMany(batch);
+    onProgress?.(written);
+  }
+  return written;
+}
+
+/** Tiers ordered so that every parent precedes its children (stores require it). */
+export function parentsFirst<T extends { name: string; parent: string | null }>(tiers: readonly T[]): T[] {
+  const byName = new Map(tiers.map((tier) => [tier.name, tier]));
+  const ordered: T[] = [];
+  const placed = new Set<string>();
+  const visit = (tier: T, trail: Set<string>): void => {
+    if (placed.has(tier.name) || trail.has(tier.name)) return;
+    trail.add(tier.name);
+    const parent = tier.parent ? byName.get(tier.parent) : undefined;
+    if (parent) visit(parent, trail);
+    placed.add(tier.name);
+    ordered.push(tier);
+  };
+  for (const tier of tiers) visit(tier, new Set());
+  return ordered;
+}

@@ -1,0 +1,84 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { FormatAdapter } from './adapter.js';
+import { UnknownFormatError } from './errors.js';
+
+const adapters = new Map<string, FormatAdapter>();
+
+/** Registers (or replaces) a format under its name. */
+export function registerAdapter(adapter: FormatAdapter): void {
+  adapters.set(adapter.name, adapter);
+}
+
+export function listAdapters(): FormatAdapter[] {
+  return [...adapters.values()];
+}
+
+export function getAdapter(name: string): FormatAdapter {
+  const adapter = adapters.get(name);
+  if (!adapter) throw new UnknownFormatError(`unknown format "${name}"; known formats: ${knownNames()}`);
+  return adapter;
+}
+
+export interface InferFormatInput {
+  /** `--from` / `--to`: wins over everything else. */
+  readonly explicit?: string;
+  /** The file name; `-` or undefined for standard streams. */
+  readonly path?: string;
+  /** The first bytes of the file, when it exists (inputs). */
+  readonly head?: Buffer;
+}
+
+/**
+ * Which format a file is: the explicit name first, then the longest matching extension
+ * (`x.labelstudio.json` is Label Studio, not Web Annotation), then the content. An extension
+ * claimed by several formats (`.json`) is decided by the content among those formats.
+ */
+export function inferFormat({ explicit, path, head }: InferFormatInput): FormatAdapter {
+  if (explicit) return getAdapter(explicit);
+  const byExtension = path && path !== '-' ? adaptersForFileName(path) : [];
+  if (byExtension.length === 1) return byExtension[0];
+  if (head && head.length > 0) {
+    const candidates = byExtension.length > 1 ? byExtension : listAdapters();
+    const sniffed = candidates.find((adapter) => adapter.sniff(head));
+    if (sniffed) return sniffed;
+  }
+  const what = path && path !== '-' ? `"${path}"` : 'standard input';
+  const hint = byExtension.length > 1 ? `it could be ${byExtension.map((a) => a.name).join(' or ')} but its content matches none` : 'neither its extension nor its content matches a known format';
+  throw new UnknownFormatError(`cannot tell the format of ${what}: ${hint}; pass --from/--to with one of: ${knownNames()}`);
+}
+
+/** The adapters whose longest matching extension is the longest among all adapters. */
+export function adaptersForFileName(path: string): FormatAdapter[] {
+  const name = basename(path).toLowerCase();
+  let best = 0;
+  let matches: FormatAdapter[] = [];
+  for (const adapter of adapters.values()) {
+    for (const extension of adapter.extensions) {
+      if (!name.endsWith(extension) || name.length === extension.length) continue;
+      if (extension.length > best) {
+        best = extension.length;
+        matches = [adapter];
+      } else if (extension.length === best && !matches.includes(adapter)) {
+        matches.push(adapter);
+      }
+    }
+  }
+  return matches;
+}
+
+/** Up to 64 KiB from the start of a file, for sniffing. */
+export function readHead(path: string, bytes = 65536): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function knownNames(): string {
+  return [...adapters.keys()].sort().join(', ');
+}

@@ -1,0 +1,237 @@
+import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { isUuid, newAnnotationId, normalizeUuid } from '../../model/ids.js';
+import { makeTier } from '../../model/tier.js';
+import { TimeInterval } from '../../time/time-interval.js';
+import type { LoadedDocument, LoadOptions } from '../adapter.js';
+import { FormatParseError } from '../errors.js';
+import { decimalRateFor, ImportClock } from '../import-clock.js';
+import { importProvenance } from '../import-provenance.js';
+import { escapePointer, parseJsonText } from '../json-text.js';
+import { decodeText } from '../sniffers.js';
+import { MediaFragmentError, temporalFragment, type TemporalFragment } from './media-fragment.js';
+
+export const WEB_ANNOTATION_SCHEMA = 'annot://schema/web-annotation/v1';
+export const WEB_ANNOTATION_DEFAULT_ASSET = 'web-annotation:unspecified';
+export const WEB_ANNOTATION_DEFAULT_TIER = 'annotations';
+export const W3C_CONTEXT = 'http://www.w3.org/ns/anno.jsonld';
+
+/** Store meta keys: the document around the annotations, and the annotations that have no time. */
+export const WEB_ANNOTATION_META = { document: 'web_annotation.document', untimed: 'web_annotation.untimed' } as const;
+
+/** How the annotations sat in the file, so the writer can put them back the same way. */
+export type DocumentShape = 'annotation' | 'list' | 'page' | 'collection-items' | 'collection-first' | 'embedded';
+
+export interface DocumentMeta {
+  readonly shape: DocumentShape;
+  /** The collection or page without its items (for collection-first: without first.items). */
+  readonly wrapper?: Record<string, unknown>;
+}
+
+export interface FoundTime {
+  /** JSON pointer within the target to the string holding the fragment. */
+  readonly pointer: string;
+  readonly fragment: string;
+  readonly inIri: boolean;
+  readonly temporal: TemporalFragment;
+}
+
+interface Timed {
+  readonly path: string;
+  readonly annotation: Record<string, unknown>;
+  readonly time: FoundTime;
+  readonly asset: string;
+}
+
+/**
+ * Reads W3C Web Annotations: one annotation, a list, an AnnotationPage, an AnnotationCollection
+ * with `items` or an embedded `first` page, or annotations embedded in another JSON-LD document
+ * (a IIIF manifest's canvases). An annotation whose target carries a media-fragment time becomes
+ * an annotation on one tier (`--tier`, default "annotations"); its target's source is the asset.
+ *
+ * Annotations without a time (a whole video, an image region, a text selector) are not turned
+ * into annotations: the model anchors every annotation in an interval of a medium or in another
+ * annotation, and a point at 0 s would claim a time the source never gave. They are kept verbatim
+ * in store meta `web_annotation.untimed`, with their position, and the writer gives them back.
+ */
+export function readWebAnnotation(bytes: Buffer, options: LoadOptions): LoadedDocument {
+  const file = options.sourceName;
+  const document = parseJsonText(decodeText(bytes), file);
+  const { items, meta } = annotationsOf(document, file);
+  const timed: Timed[] = [];
+  const untimed: Array<{ index: number; annotation: unknown }> = [];
+  items.forEach(({ value, path }, index) => {
+    const time = isObject(value) ? findTime(value.target, '', `${path}.target`, file) : null;
+    if (time === null || !isObject(value)) untimed.push({ index, annotation: value });
+    else timed.push({ path, annotation: value, time, asset: options.assetId ?? assetOf(value.target, time) });
+  });
+  if (untimed.length > 0) {
+    options.warn(`${file}: ${untimed.length} annotations have no media-fragment time (t=); they are kept verbatim in store meta ${WEB_ANNOTATION_META.untimed} and written back, but are not annotations`);
+  }
+
+  const tier = options.tier ?? WEB_ANNOTATION_DEFAULT_TIER;
+  const clock = new ImportClock(options.rate ?? decimalRateFor(timed.flatMap(({ time }) => [time.temporal.start, time.temporal.end ?? '0'])), options.strictTime);
+  const storeMeta: Record<string, string> = { [WEB_ANNOTATION_META.document]: JSON.stringify(meta) };
+  if (untimed.length > 0) storeMeta[WEB_ANNOTATION_META.untimed] = JSON.stringify(untimed);
+  const usedIds = new Set<string>();
+
+  async function* generate(): AsyncGenerator<Annotation> {
+    for (const { path, annotation, time, asset } of timed) {
+      const start = clock.seconds(time.temporal.start, `${path}.target${time.pointer}`);
+      const end = time.temporal.end === null ? start : clock.seconds(time.temporal.end, `${path}.target${time.pointer}`);
+      const { id: sourceId, target, ...rest } = annotation;
+      let id = typeof sourceId === 'string' ? uuidOf(sourceId) : null;
+      const body: Record<string, unknown> = {};
+      if (id === null || usedIds.has(id)) {
+        id = newAnnotationId();
+        if (typeof sourceId === 'string') body.source_id = sourceId;
+      }
+      usedIds.add(id);
+      body.annotation = sourceId === undefined || typeof sourceId === 'string' ? rest : { id: sourceId, ...rest };
+      body.target = target;
+      body.time = { pointer: time.pointer, fragment: time.fragment, ...(time.inIri ? { in_iri: true } : {}), ...(time.temporal.end === null ? { open_ended: true } : {}) };
+      yield makeAnnotation({
+        id,
+        tier,
+        reference: mediaRef(asset, new TimeInterval(start, end)),
+        body,
+        body_schema_uri: WEB_ANNOTATION_SCHEMA,
+        provenance: importProvenance('web_annotation', options, creatorOf(annotation.creator)),
+      });
+    }
+  }
+
+  return { tiers: timed.length > 0 ? [makeTier({ name: tier })] : [], meta: storeMeta, annotations: generate(), quantization: () => clock.quantization() };
+}
+
+/** `urn:uuid:<uuid>` (or a bare UUID) as an annotation id; null for any other id. */
+export function uuidOf(id: string): string | null {
+  const bare = id.toLowerCase().startsWith('urn:uuid:') ? id.slice(9) : id;
+  return isUuid(bare) ? normalizeUuid(bare) : null;
+}
+
+function annotationsOf(document: unknown, file: string): { items: Array<{ value: unknown; path: string }>; meta: DocumentMeta } {
+  const list = (values: unknown, path: string) => (Array.isArray(values) ? values.map((value, index) => ({ value, path: `${path}[${index}]` })) : []);
+  if (Array.isArray(document)) return { items: list(document, '$'), meta: { shape: 'list' } };
+  if (!isObject(document)) throw new FormatParseError(file, { path: '$' }, 'expected a W3C Web Annotation, an AnnotationPage or an AnnotationCollection (a JSON object)');
+  const types = typesOf(document);
+  if (types.includes('Annotation') || (!types.length && 'target' in document)) return { items: [{ value: document, path: '$' }], meta: { shape: 'annotation' } };
+  if (types.includes('AnnotationCollection')) {
+    if (isObject(document.first)) {
+      const { items, ...firstRest } = document.first;
+      const { first: _first, ...rest } = document;
+      return { items: list(items, '$.first.items'), meta: { shape: 'collection-first', wrapper: { ...rest, first: firstRest } } };
+    }
+    const { items, ...rest } = document;
+    return { items: list(items, '$.items'), meta: { shape: 'collection-items', wrapper: rest } };
+  }
+  if (types.includes('AnnotationPage')) {
+    const { items, ...rest } = document;
+    return { items: list(items, '$.items'), meta: { shape: 'page', wrapper: rest } };
+  }
+  const found: Array<{ value: unknown; path: string }> = [];
+  collectEmbedded(document, '$', found);
+  if (found.length === 0) throw new FormatParseError(file, { path: '$.type' }, 'expected a W3C Web Annotation, an AnnotationPage or an AnnotationCollection (or a JSON-LD document that embeds annotations)');
+  return { items: found, meta: { shape: 'embedded' } };
+}
+
+/** Annotations embedded anywhere in another document (IIIF canvases hold pages of them). */
+function collectEmbedded(value: unknown, path: string, found: Array<{ value: unknown; path: string }>): void {
+  if (Array.isArray(value)) value.forEach((item, index) => collectEmbedded(item, `${path}[${index}]`, found));
+  else if (isObject(value)) {
+    if (typesOf(value).includes('Annotation')) found.push({ value, path });
+    else for (const [key, item] of Object.entries(value)) collectEmbedded(item, `${path}.${key}`, found);
+  }
+}
+
+/**
+ * The first media-fragment time of a target: a `#…t=` in an IRI (the target itself, its source
+ * or id), or the value of a FragmentSelector. A list of targets or selectors is searched in order.
+ */
+export function findTime(target: unknown, pointer: string, path: string, file: string): FoundTime | null {
+  if (typeof target === 'string') return timeInIri(target, pointer, path, file);
+  if (Array.isArray(target)) {
+    for (const [index, item] of target.entries()) {
+      const found = findTime(item, `${pointer}/${index}`, `${path}[${index}]`, file);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (!isObject(target)) return null;
+  const selectors = Array.isArray(target.selector) ? target.selector.map((s, i) => ({ s, at: `/selector/${i}` })) : [{ s: target.selector, at: '/selector' }];
+  for (const { s, at } of selectors) {
+    if (!isObject(s) || typeof s.value !== 'string') continue;
+    if (!typesOf(s).some((type) => type === 'FragmentSelector' || type === 'MediaFragmentSelector')) continue;
+    const temporal = parseTemporal(s.value, `${path}${at.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}.value`, file);
+    if (temporal) return { pointer: `${pointer}${at}/value`, fragment: s.value, inIri: false, temporal };
+  }
+  for (const key of ['source', 'id']) {
+    const iri = target[key];
+    if (typeof iri === 'string') {
+      const found = timeInIri(iri, `${pointer}/${escapePointer(key)}`, `${path}.${key}`, file);
+      if (found) return found;
+    } else if (key === 'source' && isObject(iri) && typeof iri.id === 'string') {
+      const found = timeInIri(iri.id, `${pointer}/source/id`, `${path}.source.id`, file);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function timeInIri(iri: string, pointer: string, path: string, file: string): FoundTime | null {
+  const hash = iri.indexOf('#');
+  if (hash < 0) return null;
+  const fragment = iri.slice(hash + 1);
+  const temporal = parseTemporal(fragment, path, file);
+  return temporal ? { pointer, fragment, inIri: true, temporal } : null;
+}
+
+function parseTemporal(fragment: string, path: string, file: string): TemporalFragment | null {
+  try {
+    return temporalFragment(fragment);
+  } catch (error) {
+    if (error instanceof MediaFragmentError) throw new FormatParseError(file, { path }, error.message);
+    throw error;
+  }
+}
+
+/** The medium a time is about: the IRI holding the fragment without it, else the target's source or id. */
+function assetOf(target: unknown, time: FoundTime): string {
+  const holder = valueAt(target, time.pointer);
+  if (time.inIri && typeof holder === 'string') return holder.slice(0, holder.indexOf('#')) || WEB_ANNOTATION_DEFAULT_ASSET;
+  const owner = valueAt(target, time.pointer.replace(/\/selector(?:\/\d+)?\/value$/, ''));
+  if (isObject(owner)) {
+    if (typeof owner.source === 'string') return owner.source;
+    if (isObject(owner.source) && typeof owner.source.id === 'string') return owner.source.id;
+    if (typeof owner.id === 'string') return owner.id;
+  }
+  return WEB_ANNOTATION_DEFAULT_ASSET;
+}
+
+export function valueAt(value: unknown, pointer: string): unknown {
+  if (pointer === '') return value;
+  let current = value;
+  for (const key of pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    if (Array.isArray(current)) current = current[Number(key)];
+    else if (isObject(current)) current = current[key];
+    else return undefined;
+  }
+  return current;
+}
+
+function creatorOf(creator: unknown): string | undefined {
+  if (typeof creator === 'string' && creator !== '') return creator;
+  if (Array.isArray(creator)) return creatorOf(creator[0]);
+  if (isObject(creator)) {
+    for (const key of ['id', 'name', 'nickname', 'email']) if (typeof creator[key] === 'string' && creator[key] !== '') return creator[key] as string;
+  }
+  return undefined;
+}
+
+function typesOf(value: Record<string, unknown>): string[] {
+  const type = value.type ?? value['@type'];
+  return typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
