@@ -2,13 +2,16 @@ import { annotFormat } from './annot/format.js';
 import { jamsFormat } from './jams/format.js';
 import { labelStudioFormat } from './label-studio/format.js';
 import { registerAdapter } from './registry.js';
+import { srtFormat } from './srt/format.js';
+import { textgridFormat } from './textgrid/format.js';
 import { webAnnotationFormat } from './web-annotation/format.js';
+import { webvttFormat } from './webvtt/format.js';
 
 /**
  * The formats annot ships, registered in the order `list-formats` shows them. Only the light
  * descriptors are imported here; each codec loads when a file of its format is read or written.
  */
-export const BUILTIN_FORMATS = [annotFormat, webAnnotationFormat, jamsFormat, labelStudioFormat];
+export const BUILTIN_FORMATS = [textgridFormat, webvttFormat, srtFormat, webAnnotationFormat, annotFormat, jamsFormat, labelStudioFormat];
 
 let registered = false;
 

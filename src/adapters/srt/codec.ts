@@ -1,0 +1,143 @@
+import { createWriteStream } from 'node:fs';
+import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { makeProvenance } from '../../model/provenance.js';
+import { makeTier } from '../../model/tier.js';
+import type { AnnotationStore } from '../../store/store.js';
+import { RationalTime } from '../../time/rational-time.js';
+import { TimeInterval } from '../../time/time-interval.js';
+import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
+import { FormatParseError } from '../errors.js';
+import { ImportClock } from '../import-clock.js';
+import { importProvenance } from '../import-provenance.js';
+import { bodyText, selectFlatCues } from '../flat-cues.js';
+import { textLineBatches } from '../text-lines.js';
+import { BufferedTextWriter } from '../text-writer.js';
+import { formatSrtTimestamp, parseSrtTimestamp, SrtParser, type SrtCue } from './parser.js';
+
+export const SRT_CUE_SCHEMA = 'annot://schema/srt-cue/v1';
+/** Tier of the imported subtitles when the caller names none (`--tier`). */
+export const DEFAULT_SRT_TIER = 'subtitles';
+export const DEFAULT_SRT_ASSET = 'srt:unspecified';
+
+interface SrtCueBody {
+  text: string;
+  sequence: number | null;
+  coordinates?: string;
+  written_end?: string;
+}
+
+/**
+ * Loads an SRT file as a stream of annotations (chunk by chunk, like WebVTT). Times are whole
+ * milliseconds, exact at the default rate 1000. Blocks without a timing line are skipped with a
+ * warning; a file with text but not one cue is a FormatParseError naming the first bad line.
+ */
+export async function load(path: string, options: LoadOptions): Promise<LoadedDocument> {
+  const rate = options.rate ?? 1000;
+  const clock = new ImportClock(rate, options.strictTime ?? false);
+  const tier = options.tier ?? DEFAULT_SRT_TIER;
+  const assetId = options.assetId ?? DEFAULT_SRT_ASSET;
+  const provenance = makeProvenance(importProvenance('srt', options));
+  const cues: SrtCue[] = [];
+  let cueCount = 0;
+  let skipped = 0;
+  let firstSkipped: { line: number; text: string } | null = null;
+  const parser = new SrtParser({
+    cue(cue) {
+      cues.push(cue);
+      cueCount++;
+    },
+    skipped(line, text) {
+      if (skipped++ === 0) firstSkipped = { line, text };
+    },
+  });
+
+  const convert = (cue: SrtCue): Annotation => {
+    const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
+    const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
+    const body: SrtCueBody = { text: cue.text, sequence: cue.sequence };
+    if (cue.coordinates.length > 0) body.coordinates = cue.coordinates;
+    if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
+    return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: SRT_CUE_SCHEMA, provenance });
+  };
+
+  async function* annotations(): AsyncGenerator<Annotation> {
+    for await (const lines of textLineBatches(path)) {
+      parser.push(lines);
+      for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
+      cues.length = 0;
+    }
+    parser.end();
+    for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
+    cues.length = 0;
+    const first = firstSkipped as { line: number; text: string } | null;
+    if (first !== null && cueCount === 0) {
+      throw new FormatParseError(options.sourceName, { line: first.line, column: 1 }, `expected a sequence number or a timing line like "00:00:01,000 --> 00:00:02,000", found ${JSON.stringify(first.text.slice(0, 40))}`);
+    }
+    if (first !== null) {
+      options.warn(`${options.sourceName}: skipped ${skipped} block${skipped === 1 ? '' : 's'} without a timing line (first at line ${first.line})`);
+    }
+  }
+
+  return {
+    tiers: [makeTier({ name: tier })],
+    meta: {},
+    annotations: annotations(),
+    quantization: () => clock.quantization(),
+  };
+}
+
+function time(ms: number, rate: number, clock: ImportClock, file: string, line: number): RationalTime {
+  if (!Number.isSafeInteger(ms)) throw new FormatParseError(file, { line, column: 1 }, 'expected a timestamp within 2^53 milliseconds');
+  if (rate === 1000) return new RationalTime(ms, 1000);
+  if (rate % 1000 === 0) return new RationalTime(ms * (rate / 1000), rate);
+  return clock.seconds(`${ms}/1000`, `${file}:${line}`);
+}
+
+/**
+ * Writes SRT: cues numbered from 1 in time order (the numbers as written are not kept: players
+ * expect a running count), `HH:MM:SS,mmm`, coordinates after the timing, LF line breaks, UTF-8.
+ */
+export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
+  const selection = await selectFlatCues(store, options, 'srt');
+  const writer = new BufferedTextWriter(createWriteStream(path));
+  let number = 0;
+  let alteredText = 0;
+  let otherFields = 0;
+  let noText = 0;
+  try {
+    for await (const { startMs, endMs, annotation } of selection.cues()) {
+      const body = annotation.body as Record<string, unknown>;
+      let end = formatSrtTimestamp(endMs);
+      if (typeof body.written_end === 'string' && startMs === endMs) {
+        const written = parseSrtTimestamp(body.written_end);
+        if (written !== null && written < startMs) end = body.written_end;
+      }
+      const coordinates = typeof body.coordinates === 'string' && !/[\r\n]/.test(body.coordinates) ? ` ${body.coordinates}` : '';
+      const text = bodyText(body);
+      if (text === null) noText++;
+      const lines = (text ?? '').split(/\r\n?|\n/).filter((line) => line.trim().length > 0);
+      if (lines.join('\n') !== (text ?? '')) alteredText++;
+      for (const key of Object.keys(body)) {
+        if (!SRT_FIELDS.has(key)) {
+          otherFields++;
+          break;
+        }
+      }
+      number++;
+      await writer.write(`${number}\n${formatSrtTimestamp(startMs)} --> ${end}${coordinates}\n${lines.length > 0 ? `${lines.join('\n')}\n` : ''}\n`);
+    }
+    await writer.close();
+  } catch (error) {
+    writer.destroy();
+    throw error;
+  }
+  const dropped = [...selection.dropped];
+  if (otherFields > 0) dropped.push({ what: 'body fields other than text and coordinates (cue ids, settings...)', count: otherFields });
+  if (noText > 0) dropped.push({ what: 'bodies without a text (written as empty subtitles)', count: noText });
+  if (alteredText > 0) dropped.push({ what: 'subtitle text changed to stay valid SRT (blank lines removed)', count: alteredText });
+  return { dropped };
+}
+
+const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end']);
+
+export const srtCodec: FormatCodec = { load, dump };

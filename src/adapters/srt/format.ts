@@ -1,0 +1,13 @@
+import type { FormatAdapter } from '../adapter.js';
+import { looksLikeSrt } from '../sniffers.js';
+
+export const srtFormat: FormatAdapter = {
+  name: 'srt',
+  extensions: ['.srt'],
+  mediaTypes: ['application/x-subrip'],
+  description:
+    'SubRip subtitles (tolerant reader: BOM, UTF-16, CR/CRLF, missing numbers, "." or "," before ms, coordinates): keeps times (exact ms), text with its tags, coordinates; one tier (--tier, default "subtitles"); writing renumbers cues, merges all tiers in time order and drops tier names, ids, provenance and confidence.',
+  bodySchemas: ['annot://schema/srt-cue/v1'],
+  sniff: looksLikeSrt,
+  codec: () => import('./codec.js').then((module) => module.srtCodec),
+};

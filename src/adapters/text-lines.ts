@@ -1,0 +1,94 @@
+import { createReadStream } from 'node:fs';
+import { TextDecoder } from 'node:util';
+
+/**
+ * Text files read as lines, chunk by chunk, without ever holding the whole file: the decoder
+ * follows a byte-order mark (UTF-8, UTF-16 LE or BE; the mark itself is dropped, no mark means
+ * UTF-8), and CRLF, bare CR and LF all end a line (also when a CRLF pair is split between two
+ * chunks). NUL characters are kept; the formats decide what they mean.
+ *
+ * Lines come in batches (one per chunk read), so a parser loops over plain arrays and awaits only
+ * between chunks: a million-cue file costs a few hundred awaits, not millions.
+ */
+export async function* textLineBatches(path: string, chunkBytes = 1 << 20): AsyncGenerator<string[]> {
+  const splitter = new LineSplitter();
+  for await (const text of textChunks(path, chunkBytes)) {
+    const lines = splitter.push(text);
+    if (lines.length > 0) yield lines;
+  }
+  const last = splitter.end();
+  if (last !== null) yield [last];
+}
+
+/**
+ * The file's text chunk by chunk, decoded as above, with every CRLF and bare CR turned into LF
+ * (also across chunk boundaries). Chunks end anywhere, also inside a line.
+ */
+export async function* textChunks(path: string, chunkBytes = 1 << 20): AsyncGenerator<string> {
+  let decoder: TextDecoder | undefined;
+  const breaks = new LineBreakNormalizer();
+  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
+    decoder ??= new TextDecoder(encodingOf(chunk));
+    const text = breaks.push(decoder.decode(chunk, { stream: true }));
+    if (text.length > 0) yield text;
+  }
+  const rest = breaks.push(decoder ? decoder.decode() : '');
+  if (rest.length > 0) yield rest;
+}
+
+/** Lines of an in-memory text, split by the same rules. */
+export function textLines(text: string): string[] {
+  const splitter = new LineSplitter();
+  const lines = splitter.push(text);
+  const last = splitter.end();
+  if (last !== null) lines.push(last);
+  return lines;
+}
+
+/** The encoding a file's first bytes announce: a UTF-16 byte-order mark, else UTF-8. */
+function encodingOf(head: Buffer): string {
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return 'utf-8';
+}
+
+/**
+ * Splits a stream of text into lines. A final piece without a line break is a line too (returned
+ * by end()); a text that ends with a line break has no empty last line.
+ */
+export class LineSplitter {
+  private pending = '';
+  private readonly breaks = new LineBreakNormalizer();
+
+  push(chunk: string): string[] {
+    const text = this.breaks.push(chunk);
+    if (text.length === 0) return [];
+    const pieces = text.split('\n');
+    pieces[0] = this.pending + pieces[0];
+    this.pending = pieces.pop() as string;
+    return pieces;
+  }
+
+  end(): string | null {
+    const last = this.pending;
+    this.pending = '';
+    return last.length > 0 ? last : null;
+  }
+}
+
+/** Turns CRLF and bare CR into LF in a stream of text, a CRLF split between two chunks included. */
+export class LineBreakNormalizer {
+  private carriageReturnPending = false;
+
+  push(text: string): string {
+    if (text.length === 0) return text;
+    if (this.carriageReturnPending) {
+      // A CR ended the previous chunk: it already ended a line, so a LF right after it is the same break.
+      this.carriageReturnPending = false;
+      if (text.charCodeAt(0) === 10) text = text.slice(1);
+    }
+    if (text.indexOf('\r') === -1) return text;
+    if (text.charCodeAt(text.length - 1) === 13) this.carriageReturnPending = true;
+    return text.replace(/\r\n?/g, '\n');
+  }
+}

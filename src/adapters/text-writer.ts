@@ -1,0 +1,50 @@
+import type { WriteStream } from 'node:fs';
+
+/**
+ * Text written to a file stream in chunks of about 256 KiB, waiting for the stream to drain when
+ * it asks to, so writing a million cues neither builds one huge string nor floods memory.
+ */
+export class BufferedTextWriter {
+  private pending: string[] = [];
+  private pendingLength = 0;
+
+  constructor(
+    private readonly stream: WriteStream,
+    private readonly chunkChars = 1 << 18,
+  ) {}
+
+  async write(text: string): Promise<void> {
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    if (this.pendingLength >= this.chunkChars) await this.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await new Promise<void>((resolve, reject) => {
+      this.stream.once('error', reject);
+      this.stream.end(() => resolve());
+    });
+  }
+
+  destroy(): void {
+    this.stream.destroy();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const chunk = this.pending.join('');
+    this.pending = [];
+    this.pendingLength = 0;
+    if (!this.stream.write(chunk, 'utf8')) {
+      await new Promise<void>((resolve, reject) => {
+        const onError = (error: Error): void => reject(error);
+        this.stream.once('error', onError);
+        this.stream.once('drain', () => {
+          this.stream.off('error', onError);
+          resolve();
+        });
+      });
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { FormatParseError } from '../errors.js';
+import { tokenizeTextGrid, type TextGridToken } from './tokenizer.js';
+
+/** A TextGrid as written: times stay decimal strings until the import picks a rate for them. */
+export interface TextGridDocument {
+  readonly xmin: string;
+  readonly xmax: string;
+  readonly tiers: TextGridTier[];
+}
+
+export interface TextGridTier {
+  readonly kind: 'IntervalTier' | 'TextTier';
+  readonly name: string;
+  readonly xmin: string;
+  readonly xmax: string;
+  /** Intervals have start < end (or equal); points have start === end. */
+  readonly items: Array<{ start: string; end: string; text: string; line: number }>;
+}
+
+/** Parses the text of a TextGrid (long or short format). */
+export function parseTextGrid(source: string, file: string): TextGridDocument {
+  const tokens = tokenizeTextGrid(source, file);
+  let at = 0;
+  const last = tokens[tokens.length - 1];
+  const where = (token: TextGridToken | undefined): { line: number; column: number } =>
+    token ? { line: token.line, column: token.column } : { line: last ? last.line : 1, column: last ? last.column : 1 };
+  const take = (kind: TextGridToken['kind'], what: string): TextGridToken => {
+    const token = tokens[at];
+    if (!token || token.kind !== kind) {
+      const found = token ? `${token.kind} ${JSON.stringify(token.text)}` : 'the end of the file';
+      throw new FormatParseError(file, where(token), `expected ${what}, found ${found}`);
+    }
+    at++;
+    return token;
+  };
+
+  const fileType = take('string', 'the file type "ooTextFile"');
+  if (!fileType.text.startsWith('ooTextFile')) {
+    throw new FormatParseError(file, where(fileType), `expected the file type "ooTextFile" (Praat's text formats; save binary TextGrids as text first), found ${JSON.stringify(fileType.text)}`);
+  }
+  const objectClass = take('string', 'the object class "TextGrid"');
+  if (objectClass.text !== 'TextGrid') throw new FormatParseError(file, where(objectClass), `expected the object class "TextGrid", found ${JSON.stringify(objectClass.text)}`);
+  const xmin = take('number', 'the TextGrid xmin (a number)').text;
+  const xmax = take('number', 'the TextGrid xmax (a number)').text;
+  const tiers: TextGridTier[] = [];
+  const exists = take('flag', 'the tiers flag <exists> or <absent>');
+  if (exists.text === 'exists') {
+    const size = count(take('number', 'the number of tiers'), file);
+    for (let t = 0; t < size; t++) {
+      const classToken = take('string', `the class of tier ${t + 1} ("IntervalTier" or "TextTier")`);
+      if (classToken.text !== 'IntervalTier' && classToken.text !== 'TextTier') {
+        throw new FormatParseError(file, where(classToken), `expected the class "IntervalTier" or "TextTier" for tier ${t + 1}, found ${JSON.stringify(classToken.text)}`);
+      }
+      const name = take('string', `the name of tier ${t + 1}`).text;
+      const tierMin = take('number', `the xmin of tier ${t + 1}`).text;
+      const tierMax = take('number', `the xmax of tier ${t + 1}`).text;
+      const items: TextGridTier['items'] = [];
+      const entries = count(take('number', `the number of ${classToken.text === 'IntervalTier' ? 'intervals' : 'points'} in tier ${t + 1}`), file);
+      for (let k = 0; k < entries; k++) {
+        if (classToken.text === 'IntervalTier') {
+          const startToken = take('number', `the xmin of interval ${k + 1} of tier ${t + 1}`);
+          const end = take('number', `the xmax of interval ${k + 1} of tier ${t + 1}`).text;
+          const label = take('string', `the text of interval ${k + 1} of tier ${t + 1}`).text;
+          if (Number(end) < Number(startToken.text)) {
+            throw new FormatParseError(file, where(startToken), `expected interval ${k + 1} of tier ${t + 1} to end (${end}) at or after its start (${startToken.text})`);
+          }
+          items.push({ start: startToken.text, end, text: label, line: startToken.line });
+        } else {
+          const timeToken = take('number', `the time of point ${k + 1} of tier ${t + 1}`);
+          const mark = take('string', `the mark of point ${k + 1} of tier ${t + 1}`).text;
+          items.push({ start: timeToken.text, end: timeToken.text, text: mark, line: timeToken.line });
+        }
+      }
+      tiers.push({ kind: classToken.text, name, xmin: tierMin, xmax: tierMax, items });
+    }
+  } else if (exists.text !== 'absent') {
+    throw new FormatParseError(file, where(exists), `expected <exists> or <absent>, found <${exists.text}>`);
+  }
+  if (at < tokens.length) {
+    throw new FormatParseError(file, where(tokens[at]), `expected the end of the TextGrid after ${tiers.length} tiers, found ${tokens[at].kind} ${JSON.stringify(tokens[at].text)}`);
+  }
+  return { xmin, xmax, tiers };
+}
+
+function count(token: TextGridToken, file: string): number {
+  const value = Number(token.text);
+  if (!Number.isSafeInteger(value) || value < 0) throw new FormatParseError(file, { line: token.line, column: token.column }, `expected a count (a whole number >= 0), found ${token.text}`);
+  return value;
+}

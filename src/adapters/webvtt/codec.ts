@@ -1,0 +1,204 @@
+import { createWriteStream } from 'node:fs';
+import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { makeProvenance } from '../../model/provenance.js';
+import { makeTier } from '../../model/tier.js';
+import type { AnnotationStore } from '../../store/store.js';
+import { RationalTime } from '../../time/rational-time.js';
+import { TimeInterval } from '../../time/time-interval.js';
+import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
+import { FormatParseError } from '../errors.js';
+import { ImportClock } from '../import-clock.js';
+import { importProvenance } from '../import-provenance.js';
+import { WEBVTT_CUE_SCHEMA, type WebVttCueBody } from './cue-body.js';
+import { bodyText, selectFlatCues } from '../flat-cues.js';
+import { WebVttParser, WebVttSignatureError, type WebVttBlock, type WebVttCue } from './parser.js';
+import { isSafeBlock, PREAMBLE_META_KEY, preambleOf, readPreamble, writePreamble } from './preamble.js';
+import { textChunks } from '../text-lines.js';
+import { formatTimestamp, parseTimestamp } from './timestamp.js';
+import { BufferedTextWriter } from '../text-writer.js';
+
+/** Tier of the imported cues when the caller names none (`--tier`). */
+export const DEFAULT_WEBVTT_TIER = 'cues';
+export const DEFAULT_WEBVTT_ASSET = 'webvtt:unspecified';
+
+/**
+ * Loads a WebVTT file as a stream: the header and the blocks before the first cue are read
+ * first (they become metadata), then cues are parsed chunk by chunk as the annotations are
+ * consumed, so a million-cue file never sits in memory. Times are whole milliseconds, exact at
+ * the default rate 1000; `--rate` converts them (exactly when the rate allows, else quantized
+ * and counted).
+ */
+export async function load(path: string, options: LoadOptions): Promise<LoadedDocument> {
+  const rate = options.rate ?? 1000;
+  const clock = new ImportClock(rate, options.strictTime ?? false);
+  const tier = options.tier ?? DEFAULT_WEBVTT_TIER;
+  const assetId = options.assetId ?? DEFAULT_WEBVTT_ASSET;
+  const provenance = makeProvenance(importProvenance('webvtt', options));
+
+  const cues: WebVttCue[] = [];
+  const preambleBlocks: WebVttBlock[] = [];
+  let notes: string[] = [];
+  const cueNotes = new Map<WebVttCue, string[]>();
+  let skipped = 0;
+  let firstSkipped = 0;
+  const parser = new WebVttParser({
+    cue(cue) {
+      cues.push(cue);
+      if (notes.length > 0) {
+        cueNotes.set(cue, notes);
+        notes = [];
+      }
+    },
+    block(block, seenCue) {
+      if (!seenCue) preambleBlocks.push(block);
+      else if (block.kind === 'NOTE') notes.push(block.text);
+    },
+    skipped(line) {
+      if (skipped++ === 0) firstSkipped = line;
+    },
+  });
+  const chunks = textChunks(path);
+  let finished = false;
+  const pump = async (): Promise<boolean> => {
+    const next = await chunks.next();
+    try {
+      if (next.done) {
+        parser.end();
+        finished = true;
+        return false;
+      }
+      parser.pushText(next.value);
+      return true;
+    } catch (error) {
+      if (error instanceof WebVttSignatureError) throw new FormatParseError(options.sourceName, { line: error.line, column: error.column }, error.expected);
+      throw error;
+    }
+  };
+  // The preamble is complete once a cue has been seen (STYLE and REGION blocks count only before it).
+  while (cues.length === 0 && (await pump()));
+
+  const convert = (cue: WebVttCue): Annotation => {
+    const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
+    const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
+    const body: WebVttCueBody = { text: cue.text, id: cue.id, settings: cue.settings };
+    if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
+    const before = cueNotes.get(cue);
+    if (before) {
+      body.notes_before = before;
+      cueNotes.delete(cue);
+    }
+    return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: WEBVTT_CUE_SCHEMA, provenance });
+  };
+
+  async function* annotations(): AsyncGenerator<Annotation> {
+    for (;;) {
+      for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
+      cues.length = 0;
+      if (finished || !(await pump())) break;
+    }
+    for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
+    cues.length = 0;
+    if (skipped > 0) {
+      options.warn(`${options.sourceName}: skipped ${skipped} block${skipped === 1 ? '' : 's'} whose "-->" line is not a valid cue timing (first at line ${firstSkipped}); WebVTT players ignore them too`);
+    }
+    if (notes.length > 0) options.warn(`${options.sourceName}: ${notes.length} NOTE block${notes.length === 1 ? '' : 's'} after the last cue not kept`);
+  }
+
+  return {
+    tiers: [makeTier({ name: tier })],
+    meta: { [PREAMBLE_META_KEY]: JSON.stringify(preambleOf(parser.signatureText, parser.headerLines, preambleBlocks)) },
+    annotations: annotations(),
+    quantization: () => clock.quantization(),
+  };
+}
+
+function time(ms: number, rate: number, clock: ImportClock, file: string, line: number): RationalTime {
+  if (rate === 1000) return new RationalTime(ms, 1000);
+  if (rate % 1000 === 0) return new RationalTime(ms * (rate / 1000), rate);
+  return clock.seconds(`${ms}/1000`, `${file}:${line}`);
+}
+
+/** Writes the store (or one tier of it) as WebVTT: see flat-cues.ts for what is chosen and lost. */
+export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
+  const selection = await selectFlatCues(store, options, 'webvtt');
+  const writer = new BufferedTextWriter(createWriteStream(path));
+  let droppedIds = 0;
+  let droppedSettings = 0;
+  let alteredText = 0;
+  let otherFields = 0;
+  let noText = 0;
+  let droppedNotes = 0;
+  try {
+    await writer.write(writePreamble(readPreamble(await store.getMeta(PREAMBLE_META_KEY))));
+    for await (const { startMs, endMs, annotation } of selection.cues()) {
+      const body = annotation.body as Record<string, unknown>;
+      let block = '';
+      if (Array.isArray(body.notes_before)) {
+        for (const note of body.notes_before) {
+          if (typeof note === 'string' && note.startsWith('NOTE') && isSafeBlock(note)) block += `${note}\n\n`;
+          else droppedNotes++;
+        }
+      }
+      const id = typeof body.id === 'string' ? body.id : '';
+      if (id.length > 0) {
+        if (isSafeLine(id)) block += `${id}\n`;
+        else droppedIds++;
+      }
+      let end = formatTimestamp(endMs);
+      if (typeof body.written_end === 'string' && startMs === endMs) {
+        const written = parseTimestamp(body.written_end);
+        if (written !== null && written < startMs) end = body.written_end;
+      }
+      block += `${formatTimestamp(startMs)} --> ${end}`;
+      const settings = typeof body.settings === 'string' ? body.settings : '';
+      if (settings.length > 0) {
+        if (isSafeLine(settings)) block += ` ${settings}`;
+        else droppedSettings++;
+      }
+      const text = bodyText(body);
+      if (text === null) noText++;
+      const safe = cueText(text ?? '');
+      if (safe !== (text ?? '')) alteredText++;
+      block += safe.length > 0 ? `\n${safe}\n\n` : '\n\n';
+      for (const key of Object.keys(body)) {
+        if (!CUE_FIELDS.has(key)) {
+          otherFields++;
+          break;
+        }
+      }
+      await writer.write(block);
+    }
+    await writer.close();
+  } catch (error) {
+    writer.destroy();
+    throw error;
+  }
+  const dropped = [...selection.dropped];
+  if (otherFields > 0) dropped.push({ what: 'body fields other than text, id and settings', count: otherFields });
+  if (noText > 0) dropped.push({ what: 'bodies without a text (written as empty cues)', count: noText });
+  if (droppedIds > 0) dropped.push({ what: 'cue ids with a line break or "-->"', count: droppedIds });
+  if (droppedSettings > 0) dropped.push({ what: 'cue settings with a line break or "-->"', count: droppedSettings });
+  if (alteredText > 0) dropped.push({ what: 'cue text changed to stay valid WebVTT (blank lines removed, "-->" escaped)', count: alteredText });
+  if (droppedNotes > 0) dropped.push({ what: 'NOTE blocks that are not valid WebVTT comments', count: droppedNotes });
+  return { dropped };
+}
+
+const CUE_FIELDS = new Set(['text', 'id', 'settings', 'written_end', 'notes_before']);
+
+function isSafeLine(text: string): boolean {
+  return !text.includes('-->') && !/[\r\n\0]/.test(text);
+}
+
+/** Cue text that reads back as the same cue: no blank line (it would end the cue), no `-->`, LF only. */
+function cueText(text: string): string {
+  if (!/-->|\r|\0|\n\n|^\n|\n$/.test(text)) return text;
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replaceAll('\0', '\ufffd')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => line.replaceAll('-->', '--&gt;'))
+    .join('\n');
+}
+
+export const webvttCodec: FormatCodec = { load, dump };

@@ -1,0 +1,334 @@
+import { scanTimestamp, type ScannedTimestamp } from './timestamp.js';
+
+/**
+ * The W3C WebVTT parser (WebVTT: The Web Video Text Tracks Format, section 6.1 "WebVTT file
+ * parsing" and 6.3 "cue timings and settings"), fed line by line so that a file streams through
+ * it. The algorithm is followed step by step: the signature, the header block, blocks collected
+ * with their line count, the "seen arrow" rule that lets a line with `-->` start a new block,
+ * STYLE and REGION blocks only before the first cue, and blocks that are neither a cue, a
+ * style sheet nor a region returned as nothing. Input text comes with LF line breaks (CR and CRLF
+ * already turned into LF); NUL is replaced by U+FFFD here, as the algorithm's first step says.
+ *
+ * What the algorithm throws away is still reported (so a converter can keep it or say it lost
+ * it): the header's text, NOTE blocks, and blocks that looked like cues but whose timing failed.
+ */
+
+export interface WebVttCue {
+  /** The cue identifier as written ('' when none). */
+  readonly id: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The settings after the end time, as their whitespace-separated tokens joined by one space ('' when none). */
+  readonly settings: string;
+  /** The cue payload lines joined with LF, tags and entities kept as written. */
+  readonly text: string;
+  /** The line of the timing line (1-based). */
+  readonly line: number;
+  /** The end time as written when it precedes the start (the W3C parser keeps such cues). */
+  readonly writtenEnd: string | null;
+}
+
+/** A block before or between cues that is not a cue: kept for round trips and reports. */
+export interface WebVttBlock {
+  readonly kind: 'STYLE' | 'REGION' | 'NOTE';
+  /** For STYLE and REGION, the body after the first line; for NOTE, the whole block. */
+  readonly text: string;
+  readonly line: number;
+}
+
+export interface WebVttSink {
+  cue(cue: WebVttCue): void;
+  block(block: WebVttBlock, seenCue: boolean): void;
+  /** A block with a `-->` line whose timings could not be parsed: the algorithm drops it. */
+  skipped(line: number, text: string): void;
+}
+
+export class WebVttSignatureError extends Error {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    readonly expected: string,
+  ) {
+    super(expected);
+  }
+}
+
+const enum Phase {
+  Signature,
+  AfterSignature,
+  BetweenBlocks,
+  InBlock,
+}
+
+export class WebVttParser {
+  /** Text after `WEBVTT` on the signature line (without the separating space or tab). */
+  signatureText = '';
+  /** Lines of the header block (after the signature line, up to the first blank line). */
+  readonly headerLines: string[] = [];
+
+  private phase = Phase.Signature;
+  private lineNumber = 0;
+  private seenCue = false;
+  // The block being collected (spec: collect a WebVTT block).
+  private inHeader = false;
+  private lineCount = 0;
+  private buffer = '';
+  private bufferStartLine = 0;
+  private seenArrow = false;
+  private cueId: string | null = null;
+  private cueStart = 0;
+  private cueEnd = 0;
+  private cueSettings = '';
+  private cueLine = 0;
+  private cueWrittenEnd: string | null = null;
+  private blockKind: 'STYLE' | 'REGION' | null = null;
+  private failedTimingLine = 0;
+  private readonly scanned: ScannedTimestamp = { ms: -1, end: 0 };
+  /** The text not yet ending in a line break. */
+  private pending = '';
+  /** Where the last "-->" search in the current text found one (text length: none further). */
+  private arrowAt = -1;
+
+  constructor(private readonly sink: WebVttSink) {}
+
+  /** Feeds the next lines of the file (already split on CR, LF and CRLF). */
+  push(lines: readonly string[]): void {
+    if (lines.length > 0) this.pushText(`${lines.join('\n')}\n`);
+  }
+
+  /**
+   * Feeds the next piece of the file's text, with LF line breaks (CR and CRLF already turned
+   * into LF). Lines are scanned where they lie in the text: a timing line is read in place and
+   * only ids and payload lines become strings of their own, which is what keeps parsing fast.
+   */
+  pushText(chunk: string): void {
+    let text = this.pending.length > 0 ? this.pending + chunk : chunk;
+    if (text.indexOf('\u0000') !== -1) text = text.replaceAll('\u0000', '\ufffd');
+    this.arrowAt = -1;
+    let position = 0;
+    for (;;) {
+      const newline = text.indexOf('\n', position);
+      if (newline === -1) break;
+      this.lineNumber++;
+      this.feed(text, position, newline);
+      position = newline + 1;
+    }
+    this.pending = position < text.length ? text.slice(position) : '';
+  }
+
+  /** The end of the file. Throws WebVttSignatureError when the file never had a signature. */
+  end(): void {
+    if (this.pending.length > 0) {
+      const last = this.pending;
+      this.pending = '';
+      this.arrowAt = -1;
+      this.lineNumber++;
+      this.feed(last, 0, last.length);
+    }
+    if (this.phase === Phase.Signature) {
+      throw new WebVttSignatureError(1, 1, 'expected the WebVTT signature "WEBVTT" on the first line, found an empty file');
+    }
+    if (this.phase === Phase.InBlock) this.finishBlock();
+    this.phase = Phase.BetweenBlocks;
+  }
+
+  private feed(text: string, start: number, end: number): void {
+    switch (this.phase) {
+      case Phase.Signature:
+        this.checkSignature(text.slice(start, end));
+        this.phase = Phase.AfterSignature;
+        return;
+      case Phase.AfterSignature:
+        // Header: a non-empty line right after the signature line starts the header block.
+        if (start === end) {
+          this.phase = Phase.BetweenBlocks;
+        } else {
+          this.startBlock(true);
+          this.blockLine(text, start, end);
+        }
+        return;
+      case Phase.BetweenBlocks:
+        if (start === end) return;
+        this.startBlock(false);
+        this.blockLine(text, start, end);
+        return;
+      case Phase.InBlock:
+        this.blockLine(text, start, end);
+        return;
+    }
+  }
+
+  /** Whether the line [start, end) contains "-->"; the last match is remembered so a chunk is searched once. */
+  private hasArrow(text: string, start: number, end: number): boolean {
+    if (this.arrowAt < start) {
+      this.arrowAt = text.indexOf('-->', start);
+      if (this.arrowAt === -1) this.arrowAt = text.length;
+    }
+    return this.arrowAt + 3 <= end;
+  }
+
+  private checkSignature(line: string): void {
+    // Steps 4-6: "WEBVTT" exactly, or followed by a space, a tab (or the line feed that ended the line).
+    if (!line.startsWith('WEBVTT')) {
+      throw new WebVttSignatureError(1, 1, `expected the WebVTT signature "WEBVTT" at the start of the file, found ${JSON.stringify(line.slice(0, 20))}`);
+    }
+    if (line.length > 6) {
+      const seventh = line.charCodeAt(6);
+      if (seventh !== 32 && seventh !== 9) {
+        throw new WebVttSignatureError(1, 7, `expected a space, a tab or a line break after "WEBVTT", found ${JSON.stringify(line[6])}`);
+      }
+      this.signatureText = line.slice(7);
+    }
+  }
+
+  private startBlock(inHeader: boolean): void {
+    this.phase = Phase.InBlock;
+    this.inHeader = inHeader;
+    this.lineCount = 0;
+    this.buffer = '';
+    this.bufferStartLine = this.lineNumber;
+    this.seenArrow = false;
+    this.cueId = null;
+    this.cueWrittenEnd = null;
+    this.blockKind = null;
+    this.failedTimingLine = 0;
+  }
+
+  /** One line of "collect a WebVTT block", step 11. */
+  private blockLine(text: string, start: number, end: number): void {
+    this.lineCount++;
+    if (this.hasArrow(text, start, end)) {
+      if (!this.inHeader && (this.lineCount === 1 || (this.lineCount === 2 && !this.seenArrow))) {
+        this.seenArrow = true;
+        if (this.collectTimings(text, start, end)) {
+          this.cueId = this.buffer;
+          this.buffer = '';
+          this.bufferStartLine = this.lineNumber + 1;
+          this.seenCue = true;
+          this.cueLine = this.lineNumber;
+        } else {
+          this.cueId = null;
+          this.failedTimingLine = this.lineNumber;
+        }
+        return;
+      }
+      // "Let position be previous position and break out of loop": this line starts the next block.
+      this.finishBlock();
+      this.startBlock(false);
+      this.blockLine(text, start, end);
+      return;
+    }
+    if (start === end) {
+      this.finishBlock();
+      this.phase = Phase.BetweenBlocks;
+      return;
+    }
+    if (!this.inHeader && this.lineCount === 2 && !this.seenCue) {
+      if (isBlockKeyword(this.buffer, 'STYLE')) {
+        this.blockKind = 'STYLE';
+        this.buffer = '';
+        this.bufferStartLine = this.lineNumber;
+      } else if (isBlockKeyword(this.buffer, 'REGION')) {
+        this.blockKind = 'REGION';
+        this.buffer = '';
+        this.bufferStartLine = this.lineNumber;
+      }
+    }
+    const line = text.slice(start, end);
+    this.buffer = this.buffer.length === 0 ? line : `${this.buffer}\n${line}`;
+  }
+
+  private finishBlock(): void {
+    if (this.inHeader) {
+      if (this.buffer.length > 0) this.headerLines.push(...this.buffer.split('\n'));
+    } else if (this.cueId !== null) {
+      this.sink.cue({
+        id: this.cueId,
+        startMs: this.cueStart,
+        endMs: this.cueEnd,
+        settings: this.cueSettings,
+        text: this.buffer,
+        line: this.cueLine,
+        writtenEnd: this.cueWrittenEnd,
+      });
+    } else if (this.blockKind !== null) {
+      this.sink.block({ kind: this.blockKind, text: this.buffer, line: this.bufferStartLine }, this.seenCue);
+    } else if (this.failedTimingLine !== 0) {
+      this.sink.skipped(this.failedTimingLine, this.buffer);
+    } else if (isComment(this.buffer)) {
+      this.sink.block({ kind: 'NOTE', text: this.buffer, line: this.bufferStartLine }, this.seenCue);
+    }
+    this.phase = Phase.BetweenBlocks;
+  }
+
+  /** 6.3 "collect WebVTT cue timings and settings" on the line [from, to); false when it fails. */
+  private collectTimings(text: string, from: number, to: number): boolean {
+    const out = this.scanned;
+    let p = skipWhitespace(text, from, to);
+    scanTimestamp(text, p, out, to);
+    if (out.ms < 0) return false;
+    const start = out.ms;
+    p = skipWhitespace(text, out.end, to);
+    if (p + 3 > to || text.charCodeAt(p) !== 45 || text.charCodeAt(p + 1) !== 45 || text.charCodeAt(p + 2) !== 62) return false;
+    p = skipWhitespace(text, p + 3, to);
+    const endFrom = p;
+    scanTimestamp(text, p, out, to);
+    if (out.ms < 0) return false;
+    this.cueStart = start;
+    this.cueEnd = out.ms;
+    this.cueWrittenEnd = out.ms < start ? text.slice(endFrom, out.end) : null;
+    this.cueSettings = out.end === to ? '' : normalizedSettings(text.slice(out.end, to));
+    return true;
+  }
+}
+
+/** Settings tokens joined by one space; the common case (already written so) is returned as is. */
+function normalizedSettings(remainder: string): string {
+  if (remainder.charCodeAt(0) === 32 && remainder.length > 1) {
+    let plain = remainder.charCodeAt(1) !== 32 && remainder.charCodeAt(remainder.length - 1) !== 32;
+    for (let i = 1; plain && i < remainder.length; i++) {
+      const code = remainder.charCodeAt(i);
+      if (code === 9 || code === 10 || code === 12 || code === 13 || (code === 32 && remainder.charCodeAt(i + 1) === 32)) plain = false;
+    }
+    if (plain) return remainder.slice(1);
+  }
+  return splitOnSpaces(remainder).join(' ');
+}
+
+/** "STYLE" or "REGION" followed by nothing but ASCII whitespace. */
+function isBlockKeyword(buffer: string, keyword: string): boolean {
+  if (!buffer.startsWith(keyword)) return false;
+  for (let i = keyword.length; i < buffer.length; i++) if (!isAsciiWhitespace(buffer.charCodeAt(i))) return false;
+  return true;
+}
+
+/** A WebVTT comment block: "NOTE" followed by a space, a tab, a line break or nothing. */
+function isComment(buffer: string): boolean {
+  if (!buffer.startsWith('NOTE')) return false;
+  if (buffer.length === 4) return true;
+  const next = buffer.charCodeAt(4);
+  return next === 32 || next === 9 || next === 10;
+}
+
+export function isAsciiWhitespace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+}
+
+function skipWhitespace(text: string, position: number, limit: number = text.length): number {
+  while (position < limit && isAsciiWhitespace(text.charCodeAt(position))) position++;
+  return position;
+}
+
+/** The HTML "split a string on ASCII whitespace". */
+export function splitOnSpaces(text: string): string[] {
+  const tokens: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    i = skipWhitespace(text, i);
+    if (i >= text.length) break;
+    const start = i;
+    while (i < text.length && !isAsciiWhitespace(text.charCodeAt(i))) i++;
+    tokens.push(text.slice(start, i));
+  }
+  return tokens;
+}

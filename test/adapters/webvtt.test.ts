@@ -1,0 +1,253 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { LoadOptions } from '../../src/adapters/adapter.js';
+import { FormatParseError } from '../../src/adapters/errors.js';
+import { loadIntoStore } from '../../src/adapters/load-into-store.js';
+import { dump, load } from '../../src/adapters/webvtt/codec.js';
+import { webvttFormat } from '../../src/adapters/webvtt/format.js';
+import { WebVttParser, type WebVttCue } from '../../src/adapters/webvtt/parser.js';
+import { LineBreakNormalizer } from '../../src/adapters/text-lines.js';
+import { formatTimestamp, parseTimestamp } from '../../src/adapters/webvtt/timestamp.js';
+import { makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
+import { makeTier } from '../../src/model/tier.js';
+import { validateBody } from '../../src/schemas/registry.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { RationalTime } from '../../src/time/rational-time.js';
+import { TimeInterval } from '../../src/time/time-interval.js';
+
+const corpus = join(process.cwd(), '..', 'shared', 'corpus', 'webvtt');
+const fixtures = join(process.cwd(), 'fixtures', 'webvtt');
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'annot-webvtt-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const warnings: string[] = [];
+const options = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ sourceName: 'in.vtt', now: RationalTime.now(1000), warn: (m) => warnings.push(m), ...extra });
+
+async function loadAll(path: string, extra: Partial<LoadOptions> = {}): Promise<{ annotations: Annotation[]; meta: Record<string, string>; tiers: string[] }> {
+  const document = await load(path, options(extra));
+  const annotations: Annotation[] = [];
+  for await (const annotation of document.annotations) annotations.push(annotation);
+  return { annotations, meta: { ...document.meta }, tiers: document.tiers.map((tier) => tier.name) };
+}
+
+function write(name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const ms = (annotation: Annotation): [number, number] => {
+  const { start, end } = (annotation.reference as { interval: TimeInterval }).interval;
+  return [(start.v * 1000) / start.r, (end.v * 1000) / end.r];
+};
+
+async function roundTrip(path: string): Promise<{ first: Annotation[]; second: Annotation[]; written: string }> {
+  const store = new MemoryStore();
+  await loadIntoStore(await load(path, options()), store);
+  const first = [];
+  for await (const a of store.all()) first.push(a);
+  const out = join(dir, `round-${Math.random().toString(36).slice(2)}.vtt`);
+  await dump(store, out, { targetName: out, warn: () => undefined });
+  const second = (await loadAll(out)).annotations;
+  return { first, second, written: readFileSync(out, 'utf8') };
+}
+
+const kept = (a: Annotation): unknown => ({ times: ms(a), body: a.body });
+
+describe('the webvtt adapter', () => {
+  it('loads cues with ids, settings, tags, exact millisecond times and a tier named cues', async () => {
+    const { annotations, tiers, meta } = await loadAll(join(fixtures, 'features.vtt'));
+    expect(tiers).toEqual(['cues']);
+    expect(annotations.map(ms)).toEqual([[0, 1500], [1500, 3000], [5000, 5000]]);
+    expect(annotations[0].body).toEqual({ text: '<v Roger Bingham>We are in New York City', id: 'intro', settings: 'align:start region:top' });
+    expect(annotations[1].body).toEqual({ text: '<c.yellow>two</c> lines\nof text', id: '', settings: '' });
+    expect(annotations[0].provenance.was_generated_by).toBe('adapter:webvtt');
+    expect(annotations[0].reference).toMatchObject({ asset_id: 'webvtt:unspecified' });
+    const preamble = JSON.parse(meta['webvtt.preamble']);
+    expect(preamble).toEqual({
+      signature_text: '- a fixture',
+      header: ['Kind: captions'],
+      blocks: [
+        { kind: 'STYLE', text: '::cue(.yellow) { color: yellow; }' },
+        { kind: 'REGION', text: 'id:top\nwidth:40%' },
+        { kind: 'NOTE', text: 'NOTE written by hand for the annot tests' },
+      ],
+    });
+    for (const annotation of annotations) expect(validateBody(annotation.body_schema_uri, annotation.body).errors).toEqual([]);
+  });
+
+  it('keeps a cue whose end precedes its start as a point at its start, with the written end in the body', async () => {
+    const { annotations } = await loadAll(join(fixtures, 'features.vtt'));
+    expect(annotations[2].body).toEqual({ text: 'ends before it starts', id: '2', settings: 'line:90%', written_end: '00:00:04.000', notes_before: ['NOTE between cues'] });
+    const { second, written } = await roundTrip(join(fixtures, 'features.vtt'));
+    expect(written).toContain('2\n00:00:05.000 --> 00:00:04.000 line:90%\nends before it starts');
+    expect(second.map(kept)).toEqual(annotations.map(kept));
+  });
+
+  it('writes the header, styles, regions and notes back before the first cue', async () => {
+    const { written } = await roundTrip(join(fixtures, 'features.vtt'));
+    expect(written.startsWith('WEBVTT - a fixture\nKind: captions\n\nSTYLE\n::cue(.yellow) { color: yellow; }\n\nREGION\nid:top\nwidth:40%\n\nNOTE written by hand for the annot tests\n\nintro\n00:00:00.000 --> 00:00:01.500 align:start region:top\n')).toBe(true);
+  });
+
+  it('honours --tier, --asset-id and --rate (exact when the rate allows, quantized and counted when not)', async () => {
+    const path = join(fixtures, 'features.vtt');
+    const at48k = await loadAll(path, { tier: 'captions', assetId: 'sha256:abc', rate: 48000 });
+    expect(at48k.tiers).toEqual(['captions']);
+    expect(at48k.annotations[0].reference).toMatchObject({ asset_id: 'sha256:abc', interval: { end: { v: 72000, r: 48000 } } });
+    const document = await load(path, options({ rate: 3 }));
+    for await (const annotation of document.annotations) void annotation;
+    expect(document.quantization().count).toBe(2); // 1.5 s (an end and a start) would be 4.5 ticks at rate 3
+    await expect(async () => {
+      const strict = await load(path, options({ rate: 3, strictTime: true }));
+      for await (const annotation of strict.annotations) void annotation;
+    }).rejects.toThrow(/not a whole number of ticks at rate 3/);
+  });
+
+  it('reads UTF-16 with a byte-order mark, CR and CRLF line breaks, NUL and a missing final newline', async () => {
+    const text = 'WEBVTT\r\n\r\nid\u0000\r00:01.000 --> 00:02.000\r\nline one\rline two';
+    const le = write('le.vtt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const be = write('be.vtt', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
+    for (const path of [le, be]) {
+      const { annotations } = await loadAll(path);
+      expect(annotations.map((a) => a.body)).toEqual([{ text: 'line one\nline two', id: 'id\ufffd', settings: '' }]);
+    }
+  });
+
+  it('keeps voice and class spans, karaoke timestamps and entities in the text as written', async () => {
+    const path = write('spans.vtt', 'WEBVTT\n\n00:00.000 --> 00:05.000\n<v.loud Joe>Hi &amp; <00:00:01.000><c.red>bye</c></v>\n');
+    expect((await loadAll(path)).annotations[0].body.text).toBe('<v.loud Joe>Hi &amp; <00:00:01.000><c.red>bye</c></v>');
+  });
+
+  it('rejects a file without the WEBVTT signature with a FormatParseError naming file, line and column', async () => {
+    await expect(load(write('bad.vtt', 'WEBVTTX\n\n00:00.000 --> 00:01.000\nx\n'), options())).rejects.toThrow(/^in\.vtt:1:7: expected a space, a tab or a line break after "WEBVTT"/);
+    await expect(load(write('srt.vtt', '1\n00:00:01,000 --> 00:00:02,000\nx\n'), options())).rejects.toBeInstanceOf(FormatParseError);
+    await expect(load(write('empty.vtt', ''), options())).rejects.toThrow(/in\.vtt:1:1: expected the WebVTT signature "WEBVTT" on the first line, found an empty file/);
+  });
+
+  it('warns about blocks with a malformed timing line, which it skips as players do', async () => {
+    warnings.length = 0;
+    const { annotations } = await loadAll(write('skip.vtt', 'WEBVTT\n\n00:00.000 --> 00:01\nlost\n\n00:01.000 --> 00:02.000\nkept\n'));
+    expect(annotations.map((a) => a.body.text)).toEqual(['kept']);
+    expect(warnings.join('\n')).toMatch(/skipped 1 block whose "-->" line is not a valid cue timing \(first at line 3\)/);
+  });
+
+  it('writes one tier when asked, else merges every tier in time order and reports what it drops', async () => {
+    const store = new MemoryStore();
+    await store.addTier(makeTier({ name: 'a' }));
+    await store.addTier(makeTier({ name: 'b' }));
+    const now = RationalTime.now(1000);
+    const add = (tier: string, start: number, end: number, text: string, confidence: number | null = null): Annotation =>
+      makeAnnotation({ tier, reference: mediaRef('x', TimeInterval.fromSeconds(start, end, 1000)), body: { text, speaker: 'S' }, body_schema_uri: 'annot://schema/label/v1', provenance: { was_generated_by: 'user:t', generated_at_time: now }, confidence });
+    await store.addMany([add('b', 2, 3, 'late'), add('a', 0, 1, 'early', 0.5), add('a', 1, 2, 'blank\n\nline --> here')]);
+    const all = join(dir, 'merged.vtt');
+    const report = await dump(store, all, { targetName: all, warn: () => undefined });
+    expect(readFileSync(all, 'utf8')).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nearly\n\n00:00:01.000 --> 00:00:02.000\nblank\nline --&gt; here\n\n00:00:02.000 --> 00:00:03.000\nlate\n\n');
+    expect(report.dropped).toEqual(expect.arrayContaining([
+      { what: 'provenance', count: 3 },
+      { what: 'confidence', count: 1 },
+      { what: 'tier names (tiers merged into one track)', count: 2 },
+      { what: 'body fields other than text, id and settings', count: 3 },
+      { what: 'cue text changed to stay valid WebVTT (blank lines removed, "-->" escaped)', count: 1 },
+    ]));
+    const one = join(dir, 'one.vtt');
+    const oneReport = await dump(store, one, { targetName: one, tier: 'b', warn: () => undefined });
+    expect((await loadAll(one)).annotations.map((a) => a.body.text)).toEqual(['late']);
+    expect(oneReport.dropped).toEqual(expect.arrayContaining([{ what: 'annotations on other tiers', count: 2 }]));
+    await expect(dump(store, one, { targetName: one, tier: 'nope', warn: () => undefined })).rejects.toThrow(/tier "nope" is not in the store; known tiers: a, b/);
+  });
+
+  it('sniffs WebVTT by its signature, also behind a byte-order mark', () => {
+    expect(webvttFormat.sniff(Buffer.from('WEBVTT\n\n'))).toBe(true);
+    expect(webvttFormat.sniff(Buffer.from('\ufeffWEBVTT - x\n'))).toBe(true);
+    expect(webvttFormat.sniff(Buffer.from('1\n00:00:01,000 --> 00:00:02,000\n'))).toBe(false);
+  });
+
+  it('gives the same cues however the file is cut into chunks, CRLF pairs split between chunks included (property)', () => {
+    const text = readFileSync(join(fixtures, 'features.vtt'), 'utf8').replaceAll('\n', '\r\n') + 'x\r\n\r\n00:09.000 --> 00:10.000\r\nlast\u0000';
+    const parse = (chunks: string[]): WebVttCue[] => {
+      const cues: WebVttCue[] = [];
+      const parser = new WebVttParser({ cue: (cue) => cues.push(cue), block: () => undefined, skipped: () => undefined });
+      const breaks = new LineBreakNormalizer();
+      for (const chunk of chunks) parser.pushText(breaks.push(chunk));
+      parser.end();
+      return cues;
+    };
+    const whole = parse([text]);
+    expect(whole.map((cue) => cue.text)).toEqual(['<v Roger Bingham>We are in New York City', '<c.yellow>two</c> lines\nof text', 'ends before it starts\nx', 'last\ufffd']);
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }), (cuts) => {
+        const points = [0, ...[...cuts].sort((a, b) => a - b), text.length];
+        const chunks = points.slice(1).map((end, i) => text.slice(points[i], end));
+        expect(parse(chunks)).toEqual(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('prints and parses timestamps as inverses, hours optional on input', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 400 * 3600 * 1000 }), (value) => parseTimestamp(formatTimestamp(value)) === value));
+    expect(parseTimestamp('01:02.003')).toBe(62003);
+    expect(parseTimestamp('1:02.003')).toBeNull();
+  });
+
+  it('round-trips ids, settings, text and times of random stores exactly (property)', async () => {
+    const line = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !/[\r\n\0]|-->/.test(s) && s !== '\ufeff');
+    const cue = fc.record({
+      start: fc.integer({ min: 0, max: 10_000_000 }),
+      length: fc.integer({ min: 0, max: 100_000 }),
+      id: fc.oneof(fc.constant(''), line),
+      settings: fc.array(fc.tuple(fc.constantFrom('align', 'line', 'position', 'size', 'region', 'vertical'), fc.stringMatching(/^[a-z0-9%.,-]{1,6}$/)), { maxLength: 3 }).map((pairs) => pairs.map(([k, v]) => `${k}:${v}`).join(' ')),
+      text: fc.array(line, { maxLength: 3 }).map((lines) => lines.join('\n')),
+    });
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(cue, { maxLength: 8 }), async (cues) => {
+        const store = new MemoryStore();
+        await store.addTier(makeTier({ name: 'cues' }));
+        const now = RationalTime.now(1000);
+        const sorted = [...cues].sort((a, b) => a.start - b.start || a.length - b.length);
+        await store.addMany(sorted.map((c) => makeAnnotation({ tier: 'cues', reference: mediaRef('x', new TimeInterval(new RationalTime(c.start, 1000), new RationalTime(c.start + c.length, 1000))), body: { text: c.text, id: c.id, settings: c.settings }, body_schema_uri: 'annot://schema/webvtt-cue/v1', provenance: { was_generated_by: 'user:t', generated_at_time: now } })));
+        const out = join(dir, `prop-${round++}.vtt`);
+        await dump(store, out, { targetName: out, warn: () => undefined });
+        const back = (await loadAll(out)).annotations;
+        expect(back.map((a) => ({ times: ms(a), body: a.body }))).toEqual(sorted.map((c) => ({ times: [c.start, c.start + c.length], body: { text: c.text, id: c.id, settings: c.settings } })));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+/** Corpus files that are rejected, and why: each is genuinely not WebVTT. */
+const REJECTED: Record<string, RegExp> = {
+  'webvttpy_empty_0_bytes.vtt': /expected the WebVTT signature "WEBVTT" on the first line, found an empty file/,
+};
+
+const describeCorpus = existsSync(corpus) ? describe : describe.skip;
+describeCorpus('the webvtt adapter on the shared corpus', () => {
+  const files = existsSync(corpus) ? readdirSync(corpus).filter((name) => name.endsWith('.vtt')) : [];
+  const wpt = existsSync(join(corpus, 'wpt-file-parsing')) ? readdirSync(join(corpus, 'wpt-file-parsing')).map((name) => join('wpt-file-parsing', name)) : [];
+  const cueText = existsSync(join(corpus, 'wpt-cue-text-parsing')) ? readdirSync(join(corpus, 'wpt-cue-text-parsing')).filter((name) => name.endsWith('.vtt')).map((name) => join('wpt-cue-text-parsing', name)) : [];
+
+  it.each([...files, ...wpt, ...cueText])('loads %s (or rejects it for the reason in the table), and a dump of it loads back the same', async (name) => {
+    const path = join(corpus, name);
+    if (REJECTED[name]) {
+      await expect(load(path, options({ sourceName: name }))).rejects.toThrow(REJECTED[name]);
+      return;
+    }
+    const { first, second } = await roundTrip(path);
+    expect(second.map(kept)).toEqual(first.map(kept));
+  });
+
+  it('reads the 1,346 cues of the acid test and the UTF-16 and CR-only files', async () => {
+    expect((await loadAll(join(corpus, 'nodewebvtt_acid_large.vtt'))).annotations.length).toBeGreaterThan(1000);
+    const utf16 = await loadAll(join(corpus, 'astisub_example-in_utf16le.vtt'));
+    const utf8 = await loadAll(join(corpus, 'astisub_example-in_lenient.vtt'));
+    expect(utf16.annotations.map(kept)).toEqual(utf8.annotations.map(kept));
+    expect((await loadAll(join(corpus, 'astisub_example-in_cr_line_endings.vtt'))).annotations.length).toBeGreaterThan(0);
+  });
+});
