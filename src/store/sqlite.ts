@@ -15,7 +15,12 @@ import { hasWal, inspectAnnotFile, removeReaderSideFiles, type AnnotFileState } 
 import { candidateRanges, durationClass, keyRange, seconds, type CandidateRange } from './sqlite-interval-index.js';
 import { migrationPath, runMigrations } from './sqlite-migrations.js';
 import { ANNOT_APPLICATION_ID, CREATE_SCHEMA_V1, SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
-import type { AddTierOptions, AnnotationStore } from './store.js';
+import { annotationEtag, ifMatchSatisfied } from '../digest/etag.js';
+import { PreconditionFailedError } from '../oplog/errors.js';
+import type { Mutation } from '../oplog/mutation.js';
+import { entryFor, type MutationContext, type OpLogEntry } from '../oplog/op-log-entry.js';
+import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
+import type { AddTierOptions } from './store.js';
 
 export interface SqliteStoreOptions {
   /** Open without write access (and never create, migrate or change the file). Default false. */
@@ -61,7 +66,7 @@ const BULK_LOAD_ROWS = 20_000;
  * application's SQLite database or a file stamped with a newer schema version is a
  * StoreFormatError, and the file keeps every byte. An older schema version is migrated forward.
  */
-export class SqliteStore implements AnnotationStore {
+export class SqliteStore implements OpLoggedStore {
   readonly kind = 'sqlite';
 
   private readonly db: Database.Database;
@@ -180,20 +185,13 @@ export class SqliteStore implements AnnotationStore {
   async update(annotation: Annotation): Promise<void> {
     this.writable();
     await this.idle();
-    this.refresh();
-    this.checkTier(annotation);
-    const params = this.encode(annotation).slice(1);
-    params.push(idToBlob(annotation.id));
-    const { changes } = this.stmt.update.run(params);
-    if (changes === 0) throw new AnnotationNotFoundError(`update: the store holds no annotation ${annotation.id}; add it instead`);
+    this.updateNow(annotation);
   }
 
   async delete(id: string): Promise<Annotation | null> {
     this.writable();
     await this.idle();
-    if (!isUuid(id)) return null;
-    const row = this.stmt.deleteById.get(idToBlob(id)) as Row | undefined;
-    return row === undefined ? null : decode(row);
+    return this.deleteNow(id);
   }
 
   async count(): Promise<number> {
@@ -216,13 +214,7 @@ export class SqliteStore implements AnnotationStore {
   async addTier(tier: Tier, _options: AddTierOptions = {}): Promise<void> {
     this.writable();
     await this.idle();
-    this.db.transaction(() => {
-      if (tier.parent !== null && this.stmt.getTier.get(tier.parent) === undefined) {
-        throw new UnknownTierError(`tier "${tier.name}" names parent "${tier.parent}", which the store has not registered; add the parent tier first`);
-      }
-      this.stmt.upsertTier.run(tier.name, tier.stereotype, tier.parent, JSON.stringify(tier.metadata));
-    }).immediate();
-    this.tierNames.add(tier.name);
+    this.db.transaction(() => this.addTierNow(tier)).immediate();
   }
 
   async getTier(name: string): Promise<Tier | null> {
@@ -239,8 +231,7 @@ export class SqliteStore implements AnnotationStore {
   async setMeta(key: string, value: string): Promise<void> {
     this.writable();
     await this.idle();
-    if (typeof key !== 'string' || typeof value !== 'string') throw new InvalidInputError('setMeta: key and value must be strings');
-    this.stmt.setMeta.run(key, value);
+    this.setMetaNow(key, value);
   }
 
   async getMeta(key: string): Promise<string | null> {
@@ -347,6 +338,58 @@ export class SqliteStore implements AnnotationStore {
     }
   }
 
+  /**
+   * Applies the batch and appends its entries in one BEGIN IMMEDIATE transaction: the write lock
+   * is taken before the latest clock is read, so processes sharing the file (an `annot serve` and
+   * an `annot mcp`) never hand out one clock twice, and a refused mutation rolls back the whole
+   * batch, log included.
+   */
+  async applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
+    this.writable();
+    await this.idle();
+    return this.db.transaction(() => {
+      this.refresh();
+      let clock = (this.stmt.latestClock.get() as number | null) ?? 0;
+      const appended: OpLogEntry[] = [];
+      // Consecutive additions (an import) share one insert batch; anything else closes it first.
+      let additions: ReturnType<SqliteStore['beginBatch']> | null = null;
+      for (const mutation of mutations) {
+        if (mutation.kind === 'add_annotation') {
+          additions ??= this.beginBatch();
+          additions.insert(mutation.annotation);
+        } else {
+          additions?.finish();
+          additions = null;
+          this.applyNow(mutation);
+        }
+        const draft = entryFor(mutation, context);
+        clock += 1;
+        this.stmt.appendOp.run(clock, draft.kind, draft.target_id, JSON.stringify(draft.payload), draft.actor, JSON.stringify(draft.received_at));
+        appended.push({ clock, ...draft });
+      }
+      additions?.finish();
+      return appended;
+    }).immediate();
+  }
+
+  async latestClock(): Promise<number> {
+    await this.idle();
+    return (this.stmt.latestClock.get() as number | null) ?? 0;
+  }
+
+  async readOpLog({ fromClock = 1, untilClock = Number.MAX_SAFE_INTEGER, limit = Number.MAX_SAFE_INTEGER }: OpLogRange = {}): Promise<OpLogEntry[]> {
+    await this.idle();
+    const rows = this.stmt.readOps.all(fromClock, untilClock, Math.min(limit, Number.MAX_SAFE_INTEGER)) as OpRow[];
+    return rows.map(([clock, kind, target_id, payload, actor, received_at]) => ({
+      clock,
+      kind: kind as OpLogEntry['kind'],
+      target_id,
+      payload: JSON.parse(payload) as JsonObject,
+      actor,
+      received_at: JSON.parse(received_at) as OpLogEntry['received_at'],
+    }));
+  }
+
   async close(): Promise<void> {
     await this.idle();
     if (!this.db.open) return;
@@ -398,6 +441,65 @@ export class SqliteStore implements AnnotationStore {
   }
 
   /** Deletes every row at exactly `key` (by value, any rate) and returns how many. */
+  // --- synchronous writes, run inside the caller's transaction ------------------------------------
+
+  private applyNow(mutation: Mutation): void {
+    switch (mutation.kind) {
+      case 'add_tier':
+        return this.addTierNow(mutation.tier);
+      case 'add_annotation': {
+        const batch = this.beginBatch();
+        batch.insert(mutation.annotation);
+        batch.finish();
+        return;
+      }
+      case 'update_annotation':
+        if (mutation.ifMatch !== undefined) this.checkPrecondition(mutation.annotation.id, mutation.ifMatch);
+        return this.updateNow(mutation.annotation);
+      case 'delete_annotation':
+        if (mutation.ifMatch !== undefined) this.checkPrecondition(mutation.id, mutation.ifMatch);
+        if (this.deleteNow(mutation.id) === null) throw new AnnotationNotFoundError(`annotation ${mutation.id} not found`);
+        return;
+      case 'set_meta':
+        return this.setMetaNow(mutation.key, mutation.value);
+    }
+  }
+
+  private checkPrecondition(id: string, ifMatch: string): void {
+    const row = isUuid(id) ? (this.stmt.getById.get(idToBlob(id)) as Row | undefined) : undefined;
+    if (row === undefined) throw new AnnotationNotFoundError(`annotation ${id} not found`);
+    const etag = annotationEtag(decode(row));
+    if (!ifMatchSatisfied(ifMatch, etag)) throw new PreconditionFailedError(id, etag, ifMatch);
+  }
+
+  private addTierNow(tier: Tier): void {
+    if (tier.parent !== null && this.stmt.getTier.get(tier.parent) === undefined) {
+      throw new UnknownTierError(`tier "${tier.name}" names parent "${tier.parent}", which the store has not registered; add the parent tier first`);
+    }
+    this.stmt.upsertTier.run(tier.name, tier.stereotype, tier.parent, JSON.stringify(tier.metadata));
+    this.tierNames.add(tier.name);
+  }
+
+  private updateNow(annotation: Annotation): void {
+    this.refresh();
+    this.checkTier(annotation);
+    const params = this.encode(annotation).slice(1);
+    params.push(idToBlob(annotation.id));
+    const { changes } = this.stmt.update.run(params);
+    if (changes === 0) throw new AnnotationNotFoundError(`update: the store holds no annotation ${annotation.id}; add it instead`);
+  }
+
+  private deleteNow(id: string): Annotation | null {
+    if (!isUuid(id)) return null;
+    const row = this.stmt.deleteById.get(idToBlob(id)) as Row | undefined;
+    return row === undefined ? null : decode(row);
+  }
+
+  private setMetaNow(key: string, value: string): void {
+    if (typeof key !== 'string' || typeof value !== 'string') throw new InvalidInputError('setMeta: key and value must be strings');
+    this.stmt.setMeta.run(key, value);
+  }
+
   private removeAt(key: TimeInterval): number {
     const range = keyRange(key);
     let removed = 0;
@@ -531,11 +633,15 @@ function initialize(db: Database.Database): void {
 }
 
 type TierRow = [name: string, stereotype: string, parent: string | null, metadata: string];
+type OpRow = [clock: number, kind: string, target_id: string | null, payload: string, actor: string, received_at: string];
 
 function prepareStatements(db: Database.Database) {
   const insertColumns = ['id', ...WRITE_COLUMNS];
   return {
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
+    latestClock: db.prepare('SELECT max(clock) FROM oplog').pluck(),
+    appendOp: db.prepare('INSERT INTO oplog (clock, kind, target_id, payload, actor, received_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    readOps: db.prepare('SELECT clock, kind, target_id, payload, actor, received_at FROM oplog WHERE clock >= ? AND clock <= ? ORDER BY clock LIMIT ?').raw(),
     getFileMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
     insert: db.prepare(`INSERT INTO annotations (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),
     update: db.prepare(`UPDATE annotations SET ${WRITE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`),
