@@ -8,7 +8,7 @@ import { describeFailure } from './errors.js';
 export abstract class AnnotCommand extends Command {
   protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
     // oclif's own exit() (used for --help/--version and this.exit(n)) must pass through unchanged.
-    if ((error as { oclif?: { exit?: number } }).oclif?.exit !== undefined && error.name === 'ExitError') throw error;
+    if ((error as { code?: string }).code === 'EEXIT') throw error;
     const failure = describeFailure(error);
     process.stderr.write(`annot: ${failure.message}\n`);
     if (process.env.ANNOT_DEBUG && error instanceof Error && error.stack) process.stderr.write(error.stack + '\n');

@@ -1,0 +1,62 @@
+import { Args, Flags } from '@oclif/core';
+import { AnnotCommand } from '../src/cli/base-command.js';
+import { notice } from '../src/cli/output.js';
+
+export default class Convert extends AnnotCommand {
+  static override description =
+    'Convert an annotation file between formats. The output is written atomically; what the target format cannot keep is reported on stderr';
+  static override examples = [
+    '<%= config.bin %> convert interview.eaf interview.annot',
+    '<%= config.bin %> convert talk.vtt talk.srt',
+    'cat talk.vtt | <%= config.bin %> convert - - --from webvtt --to srt',
+  ];
+  static override args = {
+    input: Args.string({ description: 'input file, or - for standard input', required: true }),
+    output: Args.string({ description: 'output file, or - for standard output (needs --to)', required: true }),
+  };
+  static override flags = {
+    from: Flags.string({ description: 'input format (default: from the extension, then the content)' }),
+    to: Flags.string({ description: 'output format (default: from the extension)' }),
+    rate: Flags.integer({ description: 'import rate in ticks per second for formats with float times', min: 1 }),
+    'strict-time': Flags.boolean({ description: 'fail instead of rounding a time that is not exact at the import rate' }),
+    'asset-id': Flags.string({ description: 'asset id for formats whose files do not name their media' }),
+    tier: Flags.string({ description: 'tier name for formats without tiers (import), or the tier to write (export)' }),
+    variant: Flags.string({ description: 'output variant where a format has several (textgrid: long or short)' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Convert);
+    const [{ convertFile }, { registerBuiltinFormats }, { conversionProgress }] = await Promise.all([
+      import('../src/service/convert-file.js'),
+      import('../src/adapters/builtin.js'),
+      import('../src/cli/progress.js'),
+    ]);
+    registerBuiltinFormats();
+    const progress = conversionProgress();
+    let report;
+    try {
+      report = await convertFile({
+        input: args.input,
+        output: args.output,
+        from: flags.from,
+        to: flags.to,
+        rate: flags.rate,
+        strictTime: flags['strict-time'],
+        assetId: flags['asset-id'],
+        tier: flags.tier,
+        variant: flags.variant,
+        warn: (message) => notice(`warning: ${message}`),
+        onProgress: progress.update,
+      });
+    } finally {
+      progress.stop();
+    }
+    if (report.quantized.count > 0) {
+      notice(`${report.from}: ${report.quantized.count.toLocaleString('en-US')} time(s) rounded to the import rate, largest error ${report.quantized.maxErrorSeconds.toExponential(2)} s (--rate to choose another, --strict-time to refuse)`);
+    }
+    for (const { what, count } of report.dropped) {
+      notice(`${report.to} keeps no ${what}: dropped for ${count.toLocaleString('en-US')} annotation${count === 1 ? '' : 's'}`);
+    }
+    if (args.output !== '-') notice(`wrote ${args.output} (${report.to}): ${report.annotations.toLocaleString('en-US')} annotations in ${report.tiers} tiers`);
+  }
+}

@@ -1,0 +1,41 @@
+import { Args, Flags } from '@oclif/core';
+import { AnnotCommand } from '../src/cli/base-command.js';
+import { notice, writeJsonLine } from '../src/cli/output.js';
+
+export default class Query extends AnnotCommand {
+  static override description =
+    'Print annotations as JSON lines (the annotation wire form), streaming. With --start/--end, only interval annotations in that relation to the window';
+  static override examples = [
+    '<%= config.bin %> query talk.annot',
+    '<%= config.bin %> query talk.annot --start 12.5 --end 20 --tier words',
+    '<%= config.bin %> query talk.vtt --start 0 --end 60 --relation during',
+  ];
+  static override args = {
+    file: Args.string({ description: 'an annotation file in any format (.annot, .vtt, .eaf, ...)', required: true }),
+  };
+  static override flags = {
+    start: Flags.string({ description: 'window start in seconds, a decimal like 12.345 (exact)' }),
+    end: Flags.string({ description: 'window end in seconds (exclusive)' }),
+    rate: Flags.integer({ description: 'ticks per second for the window (default: exact for the digits given)', min: 1 }),
+    tier: Flags.string({ description: 'only annotations on this tier' }),
+    relation: Flags.string({ description: 'intersects (default) or an Allen relation: before, after, meets, met_by, overlaps, overlapped_by, starts, started_by, during, contains, finishes, finished_by, equals' }),
+    from: Flags.string({ description: 'input format, when the extension and content do not tell' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Query);
+    const [{ openAnnotationFile }, { queryAnnotations }, { registerBuiltinFormats }, { annotationToWire }] = await Promise.all([
+      import('../src/service/open-annotation-file.js'),
+      import('../src/service/query-annotations.js'),
+      import('../src/adapters/builtin.js'),
+      import('../src/model/wire.js'),
+    ]);
+    registerBuiltinFormats();
+    const opened = await openAnnotationFile(args.file, { from: flags.from, rate: flags.rate, warn: notice });
+    try {
+      for await (const annotation of queryAnnotations(opened.store, flags)) await writeJsonLine(annotationToWire(annotation));
+    } finally {
+      await opened.store.close();
+    }
+  }
+}

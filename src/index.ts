@@ -1,0 +1,160 @@
+// The public library API of annot. Everything a program needs is exported here with camelCase
+// names; wire/JSON fields keep the snake_case of the descriptions.
+
+// errors shared by every layer
+export { AnnotError, InvalidInputError, NotFoundError } from './errors/annot-error.js';
+
+// time
+export { RationalTime, UNKNOWN_GENERATED_AT, isUnknownGeneratedAt, type RationalTimeWire } from './time/rational-time.js';
+export { TimeInterval, type TimeIntervalWire } from './time/time-interval.js';
+export { type RoundingMode } from './time/decimal.js';
+export { LossyTimeConversionError, InvalidTimeError } from './time/errors.js';
+export {
+  AllenRelation,
+  ALLEN_RELATIONS,
+  ALLEN_SYMBOLS,
+  compose,
+  holds,
+  intersects,
+  inverse,
+  parseAllenRelation,
+  relate,
+} from './time/allen.js';
+
+// model
+export {
+  annotationInterval,
+  annotationRef,
+  isAnnotationRef,
+  isMediaRef,
+  makeAnnotation,
+  mediaRef,
+  reviseAnnotation,
+  type Annotation,
+  type AnnotationInit,
+  type AnnotationRef,
+  type MediaRef,
+  type Reference,
+} from './model/annotation.js';
+export { generatedAtIsKnown, makeProvenance, type Provenance, type ProvenanceInit } from './model/provenance.js';
+export { makeTier, TierStereotype, TIER_STEREOTYPES, type Tier, type TierInit } from './model/tier.js';
+export { validateTierConstraint, type TierViolation, type TierViolationCode } from './model/tier-constraint.js';
+export { makeApprovalReview, REVIEW_BODY_SCHEMA_URI, REVIEW_TIER, type ApprovalReviewOptions } from './model/review.js';
+export {
+  annotationFromWire,
+  annotationToWire,
+  tierFromWire,
+  tierToWire,
+  type AnnotationWire,
+  type ProvenanceWire,
+  type ReferenceWire,
+  type TierWire,
+} from './model/wire.js';
+export { type JsonObject, type JsonValue } from './model/json-body.js';
+export { InvalidAnnotationError, InvalidTierError, WireFormatError } from './model/errors.js';
+
+// body schemas
+export {
+  assertValidBody,
+  BodySchemaRegistry,
+  defaultBodySchemaRegistry,
+  getBodySchema,
+  hasBodySchema,
+  listBodySchemas,
+  registerBodySchema,
+  validateBody,
+  type BodyValidationResult,
+  type JsonSchema,
+} from './schemas/registry.js';
+export { bodySchemaUri, isBodySchemaUri, parseBodySchemaUri } from './schemas/schema-uri.js';
+export { hasMigrationPath, migrate, registerMigration } from './schemas/migrations.js';
+export { exportJsonSchemas } from './schemas/export.js';
+export { type ValidationIssue } from './schemas/validation-issue.js';
+export {
+  BodySchemaConflictError,
+  BodyValidationError,
+  InvalidBodySchemaUriError,
+  InvalidJsonSchemaError,
+  MigrationError,
+  MigrationFailedError,
+  MissingMigrationError,
+  UnknownBodySchemaError,
+} from './schemas/errors.js';
+
+// digests
+export { canonicalJson } from './digest/canonical-json.js';
+export { hashBytes, hashFile, sha256Hex } from './digest/hash-file.js';
+export { annotationEtag, ifMatchSatisfied } from './digest/etag.js';
+export { annotationBodyDigest, annotationValueDigest } from './digest/digests.js';
+export { NonStringBodyKeyError, NotJsonError } from './digest/errors.js';
+
+// quality metrics
+export { cohenKappa, krippendorffAlpha, type Label } from './quality/agreement.js';
+export { boundaryIou, intervalIou, type BoundaryIouOptions } from './quality/segmentation.js';
+export { InsufficientDataError, MetricInputError } from './quality/errors.js';
+
+// scene rendering
+export {
+  loadSceneFile,
+  parseSceneText,
+  sceneFromValue,
+  sceneWarnings,
+  toBeat,
+  toCharacter,
+  toEnvironment,
+  toScene,
+  toShot,
+  type Beat,
+  type BeatInput,
+  type Character,
+  type CharacterInput,
+  type Environment,
+  type EnvironmentInput,
+  type Scene,
+  type SceneInput,
+  type SceneWarning,
+  type Shot,
+  type ShotInput,
+  type Voice,
+  type VoiceInput,
+} from './render/scene.js';
+export {
+  listModels,
+  modelCategories,
+  modelIdFor,
+  pickModel,
+  resolveModel,
+  tierSearchOrder,
+  TIERS as QUALITY_TIERS,
+  UnknownQualityTierError,
+  type ModelPrice,
+  type ModelRecord,
+  type Tier as QualityTier,
+} from './render/catalog.js';
+export { beatHash, callKey, shotHash } from './render/hashing.js';
+export { closeRenderCaches, defaultCacheDir, openRenderCache, RenderCache, CACHE_FILE_NAME } from './render/cache.js';
+export { currentFalKey, hasBoundCredentials, withCredentials, type Credentials } from './render/credentials.js';
+export { DEFAULT_FAL_QUEUE_URL, FalProvider, type FalProviderOptions } from './render/providers/fal.js';
+export { assetsOf, type Asset, type Provider, type ProviderRunOptions, type RequestTicket } from './render/providers/provider.js';
+export { type CommonRenderOptions } from './render/model-call.js';
+export { renderBeat, type BeatResult, type EmptyBeatResult, type RenderBeatOptions } from './render/render-beat.js';
+export { renderShot, shotPrompt, type ClipShotResult, type RenderShotOptions, type ShotResult, type StillShotResult } from './render/render-shot.js';
+export { iterRenderScene, renderScene, type RenderSceneOptions, type SceneUnitResult } from './render/render-scene.js';
+export { buildManifest, manifestPathFor, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './render/manifest.js';
+export { type RenderEvent, type RenderEventListener } from './render/events.js';
+export {
+  FalBadRequest,
+  FalError,
+  FalRateLimited,
+  FalServerError,
+  FalTimeout,
+  FalUnauthorized,
+  RenderAbortedError,
+  RenderProducedNoAssetError,
+  SceneFileError,
+  SceneRenderError,
+  UnknownModelCategoryError,
+  UnknownModelError,
+  type SceneProblem,
+  type UnitFailure,
+} from './render/errors.js';

@@ -1,0 +1,117 @@
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { DumpReport, FormatAdapter } from '../adapters/adapter.js';
+import { loadIntoStore } from '../adapters/load-into-store.js';
+import { inferFormat, readHead } from '../adapters/registry.js';
+import { InvalidInputError } from '../errors/annot-error.js';
+import type { AnnotationStore } from '../store/store.js';
+import { RationalTime } from '../time/rational-time.js';
+import { writeAtomically } from './atomic-file.js';
+
+export interface ConvertRequest {
+  /** Input path, or `-` for standard input. */
+  readonly input: string;
+  /** Output path, or `-` for standard output (then `to` is required). */
+  readonly output: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly rate?: number;
+  readonly strictTime?: boolean;
+  readonly assetId?: string;
+  readonly tier?: string;
+  readonly variant?: string;
+  readonly warn: (message: string) => void;
+  /** Called with the running number of annotations read. */
+  readonly onProgress?: (annotations: number) => void;
+  /** Where standard streams come from and go to (tests and the CLI pass process streams). */
+  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdout?: NodeJS.WritableStream;
+}
+
+export interface ConvertReport {
+  readonly from: string;
+  readonly to: string;
+  readonly annotations: number;
+  readonly tiers: number;
+  readonly dropped: DumpReport['dropped'];
+  readonly quantized: { count: number; maxErrorSeconds: number };
+}
+
+/**
+ * Converts an annotation file between formats. The output is written to a temporary file and
+ * renamed into place, so a failure (malformed input, a time that will not fit, a full disk)
+ * never leaves a half-written file. Converting into `.annot` streams straight into the new file.
+ */
+export async function convertFile(request: ConvertRequest): Promise<ConvertReport> {
+  const scratch = mkdtempSync(join(tmpdir(), 'annot-convert-'));
+  try {
+    const inputPath = request.input === '-' ? await spoolStdin(request, scratch) : request.input;
+    const source = inferFormat({ explicit: request.from, path: request.input === '-' ? undefined : inputPath, head: readHead(inputPath) });
+    if (request.output === '-' && !request.to) throw new InvalidInputError('writing to standard output needs --to FORMAT');
+    const target = inferFormat({ explicit: request.to, path: request.output });
+    const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
+    const write = (path: string) => convertInto(inputPath, source, path, target, request);
+    const report = request.output === '-' ? await write(outputPath) : await writeAtomically(outputPath, write);
+    if (request.output === '-') await pipeline(createReadStream(outputPath), request.stdout ?? process.stdout, { end: false });
+    return report;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function convertInto(inputPath: string, source: FormatAdapter, outputPath: string, target: FormatAdapter, request: ConvertRequest): Promise<ConvertReport> {
+  const { SqliteStore } = await import('../store/sqlite.js');
+  let store: AnnotationStore;
+  let quantized = { count: 0, maxErrorSeconds: 0 };
+  let annotations: number;
+  if (source.name === 'annot') {
+    store = await SqliteStore.open(inputPath, { readonly: true });
+    annotations = await store.count();
+  } else {
+    const codec = await source.codec();
+    const document = await codec.load(inputPath, {
+      sourceName: request.input === '-' ? '<stdin>' : request.input,
+      rate: request.rate,
+      strictTime: request.strictTime,
+      assetId: request.assetId,
+      tier: request.tier,
+      now: RationalTime.now(1000),
+      warn: request.warn,
+    });
+    // Into .annot the new file itself is the store; otherwise hold the data in memory for the dump.
+    if (target.name === 'annot') {
+      store = await SqliteStore.open(outputPath, { create: true });
+    } else {
+      const { MemoryStore } = await import('../store/memory.js');
+      store = new MemoryStore();
+    }
+    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress });
+    quantized = document.quantization();
+    if (target.name === 'annot') {
+      const tiers = (await store.listTiers()).length;
+      await store.close();
+      return { from: source.name, to: target.name, annotations, tiers, dropped: [], quantized };
+    }
+  }
+  try {
+    const tiers = (await store.listTiers()).length;
+    const codec = await target.codec();
+    const dumped = await codec.dump(store, outputPath, {
+      targetName: request.output === '-' ? '<stdout>' : request.output,
+      tier: request.tier,
+      variant: request.variant,
+      warn: request.warn,
+    });
+    return { from: source.name, to: target.name, annotations, tiers, dropped: dumped.dropped, quantized };
+  } finally {
+    await store.close();
+  }
+}
+
+async function spoolStdin(request: ConvertRequest, scratch: string): Promise<string> {
+  const path = join(scratch, 'stdin');
+  await pipeline(request.stdin ?? process.stdin, createWriteStream(path));
+  return path;
+}

@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import type { FormatAdapter } from '../adapters/adapter.js';
+import { registerBuiltinFormats } from '../adapters/builtin.js';
+import { parentsFirst } from '../adapters/load-into-store.js';
+import { getAdapter, inferFormat, readHead } from '../adapters/registry.js';
+import type { Mutation } from '../oplog/mutation.js';
+import { RationalTime } from '../time/rational-time.js';
+import type { AnnotationService } from './annotation-service.js';
+
+export interface ImportRequest {
+  /** The uploaded file, already on disk (the HTTP layer spools request bodies to a temporary file). */
+  readonly path: string;
+  /** Format name; inferred from the content when absent. */
+  readonly format?: string;
+  readonly rate?: number;
+  readonly strictTime?: boolean;
+  readonly assetId?: string;
+  readonly tier?: string;
+  readonly actor: string;
+  readonly warn?: (message: string) => void;
+}
+
+export interface ImportReport {
+  readonly format: string;
+  readonly annotations_added: number;
+  readonly tiers_added: number;
+  /** The clock of the last entry the import appended (0 when it added nothing). */
+  readonly clock: number;
+  readonly quantized: { count: number; max_error_seconds: number };
+}
+
+/** Annotations per logged transaction: large imports commit in steps, each all or nothing. */
+const IMPORT_BATCH = 5000;
+
+/**
+ * Imports a file through the op-log: each tier the store lacks and each annotation becomes an
+ * entry, so time travel (`stateAt`) covers imported data too. Tiers that already exist are
+ * kept as they are.
+ */
+export async function importIntoService(service: AnnotationService, request: ImportRequest): Promise<ImportReport> {
+  registerBuiltinFormats();
+  const format = inferFormat({ explicit: request.format, head: readHead(request.path) });
+  const codec = await format.codec();
+  const document = await codec.load(request.path, {
+    sourceName: `upload.${format.name}`,
+    rate: request.rate,
+    strictTime: request.strictTime,
+    assetId: request.assetId,
+    tier: request.tier,
+    now: RationalTime.now(1000),
+    warn: request.warn ?? (() => {}),
+  });
+  let clock = 0;
+  const newTiers: Mutation[] = [];
+  for (const tier of parentsFirst(document.tiers)) {
+    if (!(await service.store.getTier(tier.name))) newTiers.push({ kind: 'add_tier', tier });
+  }
+  if (newTiers.length > 0) clock = await service.apply(newTiers, request.actor);
+  let added = 0;
+  let batch: Mutation[] = [];
+  for await (const annotation of document.annotations) {
+    batch.push({ kind: 'add_annotation', annotation });
+    if (batch.length >= IMPORT_BATCH) {
+      clock = await service.apply(batch, request.actor);
+      added += batch.length;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) {
+    clock = await service.apply(batch, request.actor);
+    added += batch.length;
+  }
+  const quantized = document.quantization();
+  return { format: format.name, annotations_added: added, tiers_added: newTiers.length, clock, quantized: { count: quantized.count, max_error_seconds: quantized.maxErrorSeconds } };
+}
+
+export interface ExportResult {
+  readonly format: FormatAdapter;
+  readonly bytes: Buffer;
+  readonly dropped: ReadonlyArray<{ what: string; count: number }>;
+}
+
+/** Dumps the whole store in a format, as bytes (the HTTP layer sends them; files use convert). */
+export async function exportFromService(service: AnnotationService, formatName: string, scratchPath: string): Promise<ExportResult> {
+  registerBuiltinFormats();
+  const format = getAdapter(formatName);
+  const codec = await format.codec();
+  const report = await codec.dump(service.store, scratchPath, { targetName: `export${format.extensions[0] ?? ''}`, warn: () => {} });
+  return { format, bytes: await readFile(scratchPath), dropped: report.dropped };
+}

@@ -1,0 +1,54 @@
+import { existsSync, statSync } from 'node:fs';
+import type { FormatAdapter } from '../adapters/adapter.js';
+import { loadIntoStore } from '../adapters/load-into-store.js';
+import { inferFormat, readHead } from '../adapters/registry.js';
+import { InvalidInputError } from '../errors/annot-error.js';
+import type { AnnotationStore } from '../store/store.js';
+import { RationalTime } from '../time/rational-time.js';
+
+export interface OpenOptions {
+  /** `--from`: the format name, overriding inference. */
+  readonly from?: string;
+  readonly rate?: number;
+  readonly strictTime?: boolean;
+  readonly assetId?: string;
+  readonly tier?: string;
+  readonly warn?: (message: string) => void;
+}
+
+export interface OpenedAnnotations {
+  readonly store: AnnotationStore;
+  readonly format: FormatAdapter;
+  /** How many times the import rounded, and by how much (zero for `.annot`). */
+  readonly quantization: { count: number; maxErrorSeconds: number };
+}
+
+/**
+ * Opens any annotation file for reading. A `.annot` file is opened in place, read-only, so
+ * queries use its index and nothing is written to it; every other format is loaded into a
+ * memory store through its adapter.
+ */
+export async function openAnnotationFile(path: string, options: OpenOptions = {}): Promise<OpenedAnnotations> {
+  if (!existsSync(path)) throw new InvalidInputError(`${path}: no such file`);
+  if (statSync(path).isDirectory()) throw new InvalidInputError(`${path}: is a directory, expected an annotation file`);
+  const format = inferFormat({ explicit: options.from, path, head: readHead(path) });
+  if (format.name === 'annot') {
+    const { SqliteStore } = await import('../store/sqlite.js');
+    const store = await SqliteStore.open(path, { readonly: true });
+    return { store, format, quantization: { count: 0, maxErrorSeconds: 0 } };
+  }
+  const { MemoryStore } = await import('../store/memory.js');
+  const codec = await format.codec();
+  const document = await codec.load(path, {
+    sourceName: path,
+    rate: options.rate,
+    strictTime: options.strictTime,
+    assetId: options.assetId,
+    tier: options.tier,
+    now: RationalTime.now(1000),
+    warn: options.warn ?? (() => {}),
+  });
+  const store = new MemoryStore();
+  await loadIntoStore(document, store);
+  return { store, format, quantization: document.quantization() };
+}

@@ -1,0 +1,88 @@
+import type { Annotation } from '../model/annotation.js';
+import { validateTierConstraint } from '../model/tier-constraint.js';
+import type { Tier } from '../model/tier.js';
+import { hasBodySchema, validateBody } from '../schemas/registry.js';
+import type { AnnotationStore } from '../store/store.js';
+import type { RationalTime } from '../time/rational-time.js';
+
+export interface ValidationProblem {
+  readonly annotation_id: string | null;
+  readonly tier: string | null;
+  /** `body_schema` for a body that fails its schema, or the tier-constraint code (`overlap`, `gap`...). */
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface ValidationSummary {
+  readonly valid: boolean;
+  readonly annotations: number;
+  readonly tiers: Array<{ name: string; stereotype: string; parent: string | null; annotations: number }>;
+  /** Earliest start and latest end over all interval annotations, as exact decimal seconds; null when none. */
+  readonly time_span: { start: string; end: string } | null;
+  readonly assets: string[];
+  readonly schemas: Array<{ uri: string; annotations: number; registered: boolean }>;
+  readonly violations: ValidationProblem[];
+  /** Things that are not wrong but could not be checked (a body schema this build does not know). */
+  readonly warnings: string[];
+}
+
+/**
+ * Checks a whole store: every body against its registered schema and every tier against its
+ * stereotype constraint, reporting each problem with the annotation id and what is wrong.
+ */
+export async function validateAnnotations(store: AnnotationStore): Promise<ValidationSummary> {
+  const tiers = await store.listTiers();
+  const byTier = new Map<string, Annotation[]>(tiers.map((tier) => [tier.name, []]));
+  const schemaCounts = new Map<string, number>();
+  const assets = new Set<string>();
+  const violations: ValidationProblem[] = [];
+  let earliest: RationalTime | null = null;
+  let latest: RationalTime | null = null;
+  let count = 0;
+
+  for await (const annotation of store.all()) {
+    count++;
+    let list = byTier.get(annotation.tier);
+    if (!list) byTier.set(annotation.tier, (list = []));
+    list.push(annotation);
+    schemaCounts.set(annotation.body_schema_uri, (schemaCounts.get(annotation.body_schema_uri) ?? 0) + 1);
+    if (annotation.reference.kind === 'media') {
+      const { asset_id, interval } = annotation.reference;
+      assets.add(asset_id);
+      if (!earliest || interval.start.lt(earliest)) earliest = interval.start;
+      if (!latest || interval.end.gt(latest)) latest = interval.end;
+    }
+    if (hasBodySchema(annotation.body_schema_uri)) {
+      const result = validateBody(annotation.body_schema_uri, annotation.body);
+      for (const issue of result.errors) {
+        violations.push({
+          annotation_id: annotation.id,
+          tier: annotation.tier,
+          code: 'body_schema',
+          message: `${issue.path}: ${issue.message} (schema ${annotation.body_schema_uri})`,
+        });
+      }
+    }
+  }
+
+  const tierByName = new Map<string, Tier>(tiers.map((tier) => [tier.name, tier]));
+  for (const tier of tiers) {
+    const parent = tier.parent ? tierByName.get(tier.parent) ?? null : null;
+    const found = validateTierConstraint(tier, byTier.get(tier.name) ?? [], parent, parent ? byTier.get(parent.name) ?? [] : []);
+    for (const violation of found) {
+      violations.push({ annotation_id: violation.annotation_id, tier: violation.tier, code: violation.code, message: violation.message });
+    }
+  }
+
+  const unregistered = [...schemaCounts.keys()].filter((uri) => !hasBodySchema(uri)).sort();
+  return {
+    valid: violations.length === 0,
+    annotations: count,
+    tiers: tiers.map((tier) => ({ name: tier.name, stereotype: tier.stereotype, parent: tier.parent, annotations: byTier.get(tier.name)?.length ?? 0 })),
+    time_span: earliest && latest ? { start: earliest.toSecondsString(), end: latest.toSecondsString() } : null,
+    assets: [...assets].sort(),
+    schemas: [...schemaCounts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([uri, annotations]) => ({ uri, annotations, registered: hasBodySchema(uri) })),
+    violations,
+    warnings: unregistered.map((uri) => `body schema ${uri} is not registered in this build: its bodies were not checked`),
+  };
+}
