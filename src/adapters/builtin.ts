@@ -1,6 +1,8 @@
 import { annotFormat } from './annot/format.js';
+import { eafFormat } from './eaf/format.js';
 import { jamsFormat } from './jams/format.js';
 import { labelStudioFormat } from './label-studio/format.js';
+import { otioFormat } from './otio/format.js';
 import { registerAdapter } from './registry.js';
 import { srtFormat } from './srt/format.js';
 import { textgridFormat } from './textgrid/format.js';
@@ -11,7 +13,17 @@ import { webvttFormat } from './webvtt/format.js';
  * The formats annot ships, registered in the order `list-formats` shows them. Only the light
  * descriptors are imported here; each codec loads when a file of its format is read or written.
  */
-export const BUILTIN_FORMATS = [textgridFormat, webvttFormat, srtFormat, webAnnotationFormat, annotFormat, jamsFormat, labelStudioFormat];
+export const BUILTIN_FORMATS = [
+  textgridFormat,
+  webvttFormat,
+  srtFormat,
+  webAnnotationFormat,
+  annotFormat,
+  eafFormat,
+  jamsFormat,
+  labelStudioFormat,
+  otioFormat,
+];
 
 let registered = false;
 

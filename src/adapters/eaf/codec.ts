@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
+import type { AnnotationStore } from '../../store/store.js';
+import { decodeText } from '../sniffers.js';
+import { readEaf } from './eaf-reader.js';
+import { writeEaf } from './eaf-writer.js';
+import { scanXml } from './xml-scan.js';
+
+/** Reads an EAF file whole (one scan, one walk) and writes one as a stream. */
+export const eafCodec: FormatCodec = {
+  async load(path: string, options: LoadOptions): Promise<LoadedDocument> {
+    const text = decodeText(await readFile(path));
+    const read = readEaf(scanXml(text, options.sourceName), text, options);
+    return {
+      tiers: read.tiers,
+      meta: read.meta,
+      annotations: (async function* () {
+        yield* read.annotations;
+      })(),
+      quantization: () => read.clock.quantization(),
+    };
+  },
+
+  async dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
+    void options;
+    return writeEaf(store, path);
+  },
+};
+
+export default eafCodec;

@@ -1,0 +1,171 @@
+import { FormatParseError } from '../errors.js';
+
+/** One XML element: attributes as written (entities decoded), child elements, and its own text. */
+export interface XmlElement {
+  readonly name: string;
+  readonly attributes: Record<string, string>;
+  readonly children: XmlElement[];
+  /** The element's direct character data (entities decoded, CDATA included), untrimmed. */
+  text: string;
+  /** Offset of the `<` in the source text, turned into a line and column only when an error needs one. */
+  readonly offset: number;
+}
+
+/**
+ * A single pass over an XML document that builds a light element tree. EAF files are plain XML
+ * (no DTD entities, no namespaces that matter), so the scanner keeps what EAF needs: elements,
+ * attributes, text with the five predefined and numeric entities, CDATA, and skips the XML
+ * declaration, processing instructions, comments and a DOCTYPE. It checks well-formedness as it
+ * goes (matching end tags, quoted attributes, one root) and reports the line and column.
+ *
+ * It exists because fast-xml-parser builds a far heavier tree: on a 200k-annotation EAF its parse
+ * alone takes many times what this scan and the whole EAF walk take together (see
+ * bench/adapters-eaf.bench.js, which measures both in the same run).
+ */
+export function scanXml(text: string, file: string): XmlElement {
+  const stack: XmlElement[] = [];
+  let root: XmlElement | null = null;
+  let position = 0;
+  const length = text.length;
+  const fail = (at: number, expected: string): never => {
+    throw new FormatParseError(file, { ...lineAndColumn(text, at), path: stack.map((element) => element.name).join('/') || undefined }, expected);
+  };
+
+  while (position < length) {
+    const open = text.indexOf('<', position);
+    const textEnd = open === -1 ? length : open;
+    if (textEnd > position) {
+      const chunk = text.slice(position, textEnd);
+      const current = stack.length > 0 ? stack[stack.length - 1] : null;
+      // EAF has no mixed content: text beside child elements is indentation, not kept (and not
+      // concatenated, which on a tier of 100k annotations would build one huge string).
+      if (current) {
+        if (current.children.length === 0 || chunk.trim() !== '') current.text += chunk.indexOf('&') === -1 ? chunk : decodeEntities(chunk, text, position, fail);
+      }
+      else if (chunk.trim() !== '') fail(position, root ? 'nothing after the root element' : 'an XML element ("<ANNOTATION_DOCUMENT ...>")');
+    }
+    if (open === -1) break;
+    const next = text.charCodeAt(open + 1);
+    if (next === 0x2f /* / */) {
+      const close = text.indexOf('>', open);
+      if (close === -1) fail(open, 'a closing ">" for the end tag');
+      const name = text.slice(open + 2, close).trim();
+      const current = stack.pop();
+      if (!current) fail(open, `no end tag </${name}> here: no element is open`);
+      else if (current.name !== name) fail(open, `</${current.name}> to close <${current.name}> (line ${lineAndColumn(text, current.offset).line}), found </${name}>`);
+      position = close + 1;
+    } else if (next === 0x21 /* ! */) {
+      if (text.startsWith('<!--', open)) {
+        const close = text.indexOf('-->', open + 4);
+        if (close === -1) fail(open, 'the end of the comment ("-->")');
+        position = close + 3;
+      } else if (text.startsWith('<![CDATA[', open)) {
+        const close = text.indexOf(']]>', open + 9);
+        if (close === -1) fail(open, 'the end of the CDATA section ("]]>")');
+        if (stack.length === 0) fail(open, 'CDATA inside an element');
+        stack[stack.length - 1].text += text.slice(open + 9, close);
+        position = close + 3;
+      } else if (text.startsWith('<!DOCTYPE', open)) {
+        position = skipDoctype(text, open, fail);
+      } else {
+        fail(open, 'a comment, CDATA section or DOCTYPE after "<!"');
+      }
+    } else if (next === 0x3f /* ? */) {
+      const close = text.indexOf('?>', open + 2);
+      if (close === -1) fail(open, 'the end of the processing instruction ("?>")');
+      position = close + 2;
+    } else {
+      position = scanStartTag(text, open, (element, selfClosing) => {
+        if (stack.length > 0) {
+          const parent = stack[stack.length - 1];
+          if (parent.children.length === 0 && parent.text.trim() === '') parent.text = '';
+          parent.children.push(element);
+        }
+        else if (root) fail(open, 'a single root element; found a second one');
+        else root = element;
+        if (!selfClosing) stack.push(element);
+      }, fail);
+    }
+  }
+  if (stack.length > 0) fail(length, `</${stack[stack.length - 1].name}> before the end of the file`);
+  if (!root) fail(0, 'an XML document; the file holds no element');
+  return root as unknown as XmlElement;
+}
+
+type Fail = (at: number, expected: string) => never;
+
+const NAME_END = /[\s/>]/g;
+const ATTRIBUTE = /\s*([^\s=/>]+)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/y;
+
+function scanStartTag(text: string, open: number, emit: (element: XmlElement, selfClosing: boolean) => void, fail: Fail): number {
+  NAME_END.lastIndex = open + 1;
+  const nameEnd = NAME_END.exec(text);
+  if (!nameEnd) return fail(open, 'the end of the start tag (">")');
+  const name = text.slice(open + 1, nameEnd.index);
+  if (name.length === 0) fail(open, 'an element name after "<"');
+  const attributes: Record<string, string> = {};
+  let position = nameEnd.index;
+  for (;;) {
+    const code = text.charCodeAt(position);
+    if (code === 0x3e /* > */) {
+      emit({ name, attributes, children: [], text: '', offset: open }, false);
+      return position + 1;
+    }
+    if (code === 0x2f /* / */) {
+      if (text.charCodeAt(position + 1) !== 0x3e) fail(position, `">" after "/" in <${name}>`);
+      emit({ name, attributes, children: [], text: '', offset: open }, true);
+      return position + 2;
+    }
+    if (code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d) {
+      position++;
+      continue;
+    }
+    ATTRIBUTE.lastIndex = position;
+    const match = ATTRIBUTE.exec(text);
+    if (!match) return fail(position, Number.isNaN(code) ? `the end of <${name}> before the end of the file` : `an attribute name="value" or the end of <${name}>`);
+    const raw = match[2] ?? match[3];
+    const key = match[1];
+    if (Object.prototype.hasOwnProperty.call(attributes, key)) fail(position, `attribute ${key} once in <${name}>; it is repeated`);
+    attributes[key] = raw.indexOf('&') === -1 ? raw : decodeEntities(raw, text, position, fail);
+    position = ATTRIBUTE.lastIndex;
+  }
+}
+
+function skipDoctype(text: string, open: number, fail: Fail): number {
+  let depth = 0;
+  for (let position = open + 2; position < text.length; position++) {
+    const char = text[position];
+    if (char === '[') depth++;
+    else if (char === ']') depth--;
+    else if (char === '>' && depth <= 0) return position + 1;
+  }
+  return fail(open, 'the end of the DOCTYPE (">")');
+}
+
+const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);?/g;
+const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function decodeEntities(raw: string, text: string, at: number, fail: Fail): string {
+  return raw.replace(ENTITY, (whole, entity: string, index: number) => {
+    if (!whole.endsWith(';')) return fail(at + index, `";" to end the entity "${whole}"`);
+    if (entity[0] === '#') {
+      const code = entity[1] === 'x' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+      if (!(code >= 0 && code <= 0x10ffff)) return fail(at + index, `a valid character reference, got "${whole}"`);
+      return String.fromCodePoint(code);
+    }
+    const named = NAMED[entity];
+    if (named === undefined) return fail(at + index, `one of the XML entities &lt; &gt; &amp; &quot; &apos; or a character reference, got "${whole}"`);
+    return named;
+  });
+}
+
+/** 1-based line and column of an offset (computed only for error messages). */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
+    line++;
+    lineStart = index + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}

@@ -1,0 +1,16 @@
+import type { FormatAdapter } from '../adapter.js';
+import { looksLikeOtio } from '../sniffers.js';
+import { OTIO_CLIP_SCHEMA, OTIO_MARKER_SCHEMA } from './otio-model.js';
+
+export const otioFormat: FormatAdapter = {
+  name: 'otio',
+  extensions: ['.otio'],
+  mediaTypes: ['application/vnd.otio+json'],
+  description:
+    'OpenTimelineIO timeline: tracks become tiers, clips and transitions exact rational intervals (NTSC rates exact), ' +
+    'markers on timeline, tracks and clips annotations that are read back; names, metadata, media references and effects kept. ' +
+    'Nested stacks are flattened into tiers; loses provenance, confidence and annotation references.',
+  bodySchemas: [OTIO_CLIP_SCHEMA, OTIO_MARKER_SCHEMA],
+  sniff: looksLikeOtio,
+  codec: () => import('./codec.js').then((module) => module.otioCodec),
+};

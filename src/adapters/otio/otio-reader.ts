@@ -1,0 +1,285 @@
+import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { newAnnotationId } from '../../model/ids.js';
+import { makeTier, type Tier } from '../../model/tier.js';
+import { RationalTime } from '../../time/rational-time.js';
+import { TimeInterval } from '../../time/time-interval.js';
+import type { LoadOptions } from '../adapter.js';
+import { FormatParseError } from '../errors.js';
+import { ImportClock } from '../import-clock.js';
+import { importProvenance } from '../import-provenance.js';
+import { isObject, schemaName, type OtioObject, type OtioValue } from './otio-json.js';
+import {
+  DEFAULT_ASSET_ID,
+  ANNOT_TRACK_KEY,
+  type AnnotTrackInfo,
+  OTIO_CLIP_SCHEMA,
+  OTIO_MARKER_SCHEMA,
+  OTIO_TIMELINE_META,
+  TIMELINE_MARKERS_ROLE,
+  type TimelineParts,
+} from './otio-model.js';
+import { addTimes, readOtioTime, subtractTimes } from './otio-time.js';
+
+export interface ReadOtio {
+  tiers: Tier[];
+  meta: Record<string, string>;
+  annotations: Annotation[];
+  clock: ImportClock;
+}
+
+const CLIP_FIELDS = new Set(['OTIO_SCHEMA', 'name', 'metadata', 'source_range', 'media_reference', 'media_references', 'active_media_reference_key', 'markers']);
+const MARKER_FIELDS = new Set(['OTIO_SCHEMA', 'name', 'metadata', 'color', 'comment', 'marked_range']);
+
+/**
+ * Walks an OTIO timeline: each track becomes a tier, its children are laid out from the track's
+ * start (gaps advance the position), clips become intervals at their exact rational times, a
+ * transition becomes an interval over the cut it sits on (from in_offset before it to out_offset
+ * after it), and markers on the timeline, tracks, gaps and clips become annotations at their time
+ * on the track. Nested stacks and tracks are flattened: their tracks become tiers named
+ * `outer / nested / inner` at their place in the timeline, and the nested item itself an `item`.
+ */
+export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
+  const file = options.sourceName;
+  const forced = options.rate !== undefined;
+  const clock = new ImportClock(options.rate ?? 1_000_000, options.strictTime);
+  // Time zero at the forced rate, so that with --rate every time is at that rate.
+  const zero = new RationalTime(0, options.rate ?? 1);
+  const fail = (path: string, expected: string): never => {
+    throw new FormatParseError(file, { path }, expected);
+  };
+  const rootSchema = schemaName(root);
+  if (!isObject(root) || rootSchema === null) return fail('$', 'an OTIO document: an object with "OTIO_SCHEMA": "Timeline.1"');
+  let stack: OtioObject;
+  const parts: TimelineParts = { timeline: {}, stack: {} };
+  let stackPath = '$';
+  if (rootSchema === 'Timeline') {
+    const { tracks, ...timeline } = root;
+    parts.timeline = timeline;
+    if (!isObject(tracks) || schemaName(tracks) !== 'Stack') return fail('$.tracks', 'the timeline\'s tracks: a "Stack.1" object');
+    stack = tracks;
+    stackPath = '$.tracks';
+  } else if (rootSchema === 'Stack') {
+    stack = root;
+  } else if (rootSchema === 'Track' || rootSchema === 'Sequence') {
+    stack = { OTIO_SCHEMA: 'Stack.1', name: '', children: [root] };
+  } else {
+    // A lone item (a clip, a Subtitles.1, a schema annot does not know): one track holding it.
+    stack = { OTIO_SCHEMA: 'Stack.1', name: '', children: [syntheticTrack('', root)] };
+  }
+  const { children: stackChildren, markers: stackMarkers, ...stackFields } = stack;
+  parts.stack = stackFields;
+
+  const tiers: Tier[] = [];
+  const tierNames = new Set<string>();
+  const annotations: Annotation[] = [];
+  const provenance = importProvenance('otio', options);
+  const time = (value: OtioValue | undefined, path: string): RationalTime | null => readOtioTime(value, clock, forced, path);
+  const startOf = (range: OtioValue | undefined, path: string): RationalTime => (isObject(range) ? (time(range.start_time, `${path}.start_time`) ?? zero) : zero);
+  const durationOf = (range: OtioValue | undefined, path: string): RationalTime | null => (isObject(range) ? time(range.duration, `${path}.duration`) : null);
+
+  const uniqueTier = (base: string): string => {
+    let name = base === '' ? 'untitled' : base;
+    for (let n = 2; tierNames.has(name); n++) name = `${base === '' ? 'untitled' : base} ${n}`;
+    tierNames.add(name);
+    return name;
+  };
+  const add = (tier: string, asset: string, start: RationalTime, end: RationalTime, body: Record<string, unknown>, schema: string, id = newAnnotationId()): void => {
+    const interval = end.lt(start) ? TimeInterval.point(start) : new TimeInterval(start, end);
+    annotations.push(makeAnnotation({ id, tier, reference: mediaRef(asset, interval), body, body_schema_uri: schema, provenance }));
+  };
+  const defaultAsset = options.assetId ?? DEFAULT_ASSET_ID;
+
+  const markers = (list: OtioValue | undefined, path: string, tier: string, asset: string, origin: RationalTime, owner: 'timeline' | 'track' | 'clip', ownerId?: string): void => {
+    if (!Array.isArray(list)) return;
+    list.forEach((marker, index) => {
+      const where = `${path}[${index}]`;
+      if (!isObject(marker) || schemaName(marker) !== 'Marker') return fail(where, 'a "Marker.2" object');
+      const range = marker.marked_range;
+      const start = addTimes(origin, startOf(range, `${where}.marked_range`));
+      const duration = durationOf(range, `${where}.marked_range`) ?? zero;
+      const body: Record<string, unknown> = { kind: 'marker', name: typeof marker.name === 'string' ? marker.name : '', owner };
+      if (marker.color !== undefined) body.color = marker.color;
+      if (typeof marker.comment === 'string') body.comment = marker.comment;
+      if (typeof marker.OTIO_SCHEMA === 'string') body.otio_schema = marker.OTIO_SCHEMA;
+      if (isObject(marker.metadata)) body.metadata = marker.metadata;
+      if (range !== undefined) body.marked_range = range;
+      if (ownerId !== undefined) body.owner_annotation_id = ownerId;
+      const extra = rest(marker, MARKER_FIELDS);
+      if (extra) body.extra = extra;
+      add(tier, asset, start, addTimes(start, duration), body, OTIO_MARKER_SCHEMA);
+    });
+  };
+
+  /** Duration of an item that has no source_range: its children's, laid out. */
+  const naturalDuration = (item: OtioObject, path: string): RationalTime => {
+    const own = durationOf(item.source_range, `${path}.source_range`);
+    if (own) return own;
+    const kind = schemaName(item);
+    if (kind === 'Clip') {
+      const reference = activeReference(item);
+      const available = isObject(reference) ? durationOf(reference.available_range, `${path}.media_reference.available_range`) : null;
+      if (available) return available;
+      return fail(path, 'a clip with a source_range, or a media reference with an available_range (its duration)');
+    }
+    const children = Array.isArray(item.children) ? item.children : [];
+    if (kind === 'Stack') {
+      let longest = zero;
+      children.forEach((child, index) => {
+        if (isObject(child)) {
+          const length = naturalDuration(child, `${path}.children[${index}]`);
+          if (length.gt(longest)) longest = length;
+        }
+      });
+      return longest;
+    }
+    if (kind === 'Track' || kind === 'Sequence') {
+      let total = zero;
+      children.forEach((child, index) => {
+        if (isObject(child) && schemaName(child) !== 'Transition') total = addTimes(total, naturalDuration(child, `${path}.children[${index}]`));
+      });
+      return total;
+    }
+    return zero;
+  };
+
+  const walkTrack = (track: OtioObject, path: string, tier: string, origin: RationalTime): void => {
+    let cursor = origin;
+    const children = Array.isArray(track.children) ? track.children : [];
+    children.forEach((child, index) => {
+      const where = `${path}.children[${index}]`;
+      if (!isObject(child)) return fail(where, 'an OTIO item object (Clip, Gap, Transition, Stack, Track)');
+      const kind = schemaName(child);
+      const name = typeof child.name === 'string' ? child.name : '';
+      if (kind === 'Transition') {
+        const before = time(child.in_offset, `${where}.in_offset`) ?? zero;
+        const after = time(child.out_offset, `${where}.out_offset`) ?? zero;
+        const body: Record<string, unknown> = { kind: 'transition', name, otio_schema: String(child.OTIO_SCHEMA) };
+        if (isObject(child.metadata)) body.metadata = child.metadata;
+        const extra = rest(child, new Set(['OTIO_SCHEMA', 'name', 'metadata']));
+        if (extra) body.extra = extra;
+        add(tier, defaultAsset, subtractTimes(cursor, before), addTimes(cursor, after), body, OTIO_CLIP_SCHEMA);
+        return;
+      }
+      const duration = naturalDuration(child, where);
+      const end = addTimes(cursor, duration);
+      const sourceStart = startOf(child.source_range, `${where}.source_range`);
+      if (kind === 'Gap') {
+        markers(child.markers, `${where}.markers`, tier, defaultAsset, subtractTimes(cursor, sourceStart), 'track');
+      } else if (kind === 'Clip') {
+        const reference = activeReference(child);
+        const url = isObject(reference) && typeof reference.target_url === 'string' && reference.target_url !== '' ? reference.target_url : null;
+        const asset = options.assetId ?? url ?? `otio:clip:${name}`;
+        const body: Record<string, unknown> = { kind: 'clip', name, otio_schema: String(child.OTIO_SCHEMA) };
+        for (const key of ['metadata', 'source_range', 'media_reference', 'media_references', 'active_media_reference_key']) if (child[key] !== undefined) body[key] = child[key];
+        const extra = rest(child, CLIP_FIELDS);
+        if (extra) body.extra = extra;
+        const id = newAnnotationId();
+        add(tier, asset, cursor, end, body, OTIO_CLIP_SCHEMA, id);
+        const mediaStart = isObject(child.source_range) ? sourceStart : startOf(isObject(reference) ? reference.available_range : undefined, `${where}.media_reference.available_range`);
+        markers(child.markers, `${where}.markers`, tier, asset, subtractTimes(cursor, mediaStart), 'clip', id);
+      } else {
+        // A nested stack or track, or an item of a schema annot does not interpret: kept whole
+        // (nested children aside, which become tiers of their own).
+        const body: Record<string, unknown> = { kind: 'item', name, otio_schema: String(child.OTIO_SCHEMA) };
+        if (isObject(child.metadata)) body.metadata = child.metadata;
+        if (child.source_range !== undefined) body.source_range = child.source_range;
+        const nested = kind === 'Stack' || kind === 'Track' || kind === 'Sequence';
+        const extra = rest(child, new Set(['OTIO_SCHEMA', 'name', 'metadata', 'source_range', ...(nested ? ['children'] : [])]));
+        if (extra) body.extra = extra;
+        add(tier, defaultAsset, cursor, end, body, OTIO_CLIP_SCHEMA);
+        if (nested) {
+          const innerOrigin = subtractTimes(cursor, sourceStart);
+          const layers = Array.isArray(child.children) ? child.children : [];
+          // Our dump writes nested items back empty (their tracks are tiers of their own): no tier then.
+          const inner = kind === 'Stack' ? layers : layers.length > 0 ? [child] : [];
+          inner.forEach((layer, innerIndex) => {
+            if (!isObject(layer)) return;
+            // A stack's children are layers: tracks, or single items standing on their own.
+            const innerTrack = schemaName(layer) === 'Track' || schemaName(layer) === 'Sequence' ? layer : syntheticTrack(typeof layer.name === 'string' ? layer.name : '', layer);
+            const innerPath = kind === 'Stack' ? `${where}.children[${innerIndex}]` : where;
+            const innerName = typeof innerTrack.name === 'string' ? innerTrack.name : '';
+            const label = kind === 'Stack' ? `${tier} / ${name || 'stack'} / ${innerName || 'track'}` : `${tier} / ${innerName || 'track'}`;
+            const innerTier = declareTrack(innerTrack, label, { nested_in: tier });
+            walkTrack(innerTrack, innerPath, innerTier, innerOrigin);
+          });
+        }
+      }
+      cursor = end;
+    });
+  };
+
+  const declareTrack = (track: OtioObject, base: string, extraMetadata: Record<string, unknown> = {}): string => {
+    const { children: _children, markers: _markers, name: trackName, OTIO_SCHEMA, ...fields } = track;
+    void _children;
+    void _markers;
+    const info = annotInfo(track);
+    if (info) {
+      const { [ANNOT_TRACK_KEY]: _info, ...ownMetadata } = track.metadata as OtioObject;
+      void _info;
+      fields.metadata = ownMetadata;
+      if (info.nested_in !== undefined) extraMetadata = { ...extraMetadata, nested_in: info.nested_in };
+    }
+    const name = uniqueTier(info?.tier ?? base);
+    const metadata: Record<string, unknown> = { track_name: typeof trackName === 'string' ? trackName : '', otio_schema: typeof OTIO_SCHEMA === 'string' ? OTIO_SCHEMA : 'Track.1', track: fields, ...extraMetadata };
+    tiers.push(makeTier({ name, metadata }));
+    markers(track.markers, 'markers', name, defaultAsset, subtractTimes(zero, startOf(track.source_range, 'source_range')), 'track');
+    return name;
+  };
+
+  const children = Array.isArray(stackChildren) ? stackChildren : [];
+  const tierOfTrack = new Map<number, string>();
+  children.forEach((layer, index) => {
+    const path = `${stackPath}.children[${index}]`;
+    if (!isObject(layer)) return fail(path, 'a "Track.1" object in the stack');
+    const track = schemaName(layer) === 'Track' || schemaName(layer) === 'Sequence' ? layer : syntheticTrack(typeof layer.name === 'string' ? layer.name : '', layer);
+    const laneOf = annotInfo(track)?.lane_of;
+    if (laneOf !== undefined && tierOfTrack.has(laneOf)) {
+      walkTrack(track, path, tierOfTrack.get(laneOf) as string, zero);
+      return;
+    }
+    const tier = declareTrack(track, typeof track.name === 'string' ? track.name : '');
+    tierOfTrack.set(index, tier);
+    walkTrack(track, path, tier, zero);
+  });
+  if (Array.isArray(stackMarkers) && stackMarkers.length > 0) {
+    const tier = uniqueTier('markers');
+    tiers.push(makeTier({ name: tier, metadata: { otio_role: TIMELINE_MARKERS_ROLE } }));
+    markers(stackMarkers, `${stackPath}.markers`, tier, defaultAsset, zero, 'timeline');
+  }
+  return { tiers, meta: { [OTIO_TIMELINE_META]: JSON.stringify(parts) }, annotations, clock };
+}
+
+/** A track holding one item that stands alone in a stack (or at the top of the file). */
+function syntheticTrack(name: string, item: OtioObject): OtioObject {
+  return { OTIO_SCHEMA: 'Track.1', name, kind: 'Video', metadata: {}, source_range: null, effects: [], enabled: true, children: [item] };
+}
+
+/** What our own dump said about a track (see ANNOT_TRACK_KEY), if anything. */
+function annotInfo(track: OtioObject): AnnotTrackInfo | null {
+  const info = isObject(track.metadata) ? track.metadata[ANNOT_TRACK_KEY] : undefined;
+  if (!isObject(info)) return null;
+  const out: AnnotTrackInfo = {};
+  if (typeof info.tier === 'string' && info.tier !== '') out.tier = info.tier;
+  if (typeof info.nested_in === 'string') out.nested_in = info.nested_in;
+  if (typeof info.lane_of === 'number') out.lane_of = info.lane_of;
+  return out;
+}
+
+function activeReference(clip: OtioObject): OtioValue | undefined {
+  if (isObject(clip.media_references)) {
+    const key = typeof clip.active_media_reference_key === 'string' ? clip.active_media_reference_key : 'DEFAULT_MEDIA';
+    return clip.media_references[key];
+  }
+  return clip.media_reference;
+}
+
+function rest(object: OtioObject, known: Set<string>): OtioObject | null {
+  const out: OtioObject = {};
+  let any = false;
+  for (const [key, value] of Object.entries(object)) {
+    if (known.has(key)) continue;
+    out[key] = value;
+    any = true;
+  }
+  return any ? out : null;
+}
