@@ -87,7 +87,9 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
       const { MemoryStore } = await import('../store/memory.js');
       store = new MemoryStore();
     }
-    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress });
+    // Into a new .annot the whole import is one transaction (the file is a temporary one anyway).
+    const batchSize = target.name === 'annot' ? Number.POSITIVE_INFINITY : undefined;
+    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress, batchSize });
     quantized = document.quantization();
     if (target.name === 'annot') {
       const tiers = (await store.listTiers()).length;

@@ -1,0 +1,22 @@
+import { Args } from '@oclif/core';
+import { AnnotCommand } from '../src/cli/base-command.js';
+
+export default class Mcp extends AnnotCommand {
+  static override description =
+    'Serve the annotation tools to an AI agent over MCP on stdin/stdout (add_annotation, query_annotations, accept_ai_suggestion, state_at, ...). ' +
+    'stdout carries only protocol messages; diagnostics go to stderr. Stops when the client closes stdin';
+  static override examples = [
+    '<%= config.bin %> mcp talk.annot',
+    '<%= config.bin %> mcp',
+  ];
+  static override args = {
+    // stdin is the protocol channel: oclif must never read a missing argument from it.
+    file: Args.string({ description: 'the .annot file to edit (created when missing; shared with a running `annot serve`); omit it for an in-memory session', ignoreStdin: true }),
+  };
+
+  async run(): Promise<void> {
+    const { args } = await this.parse(Mcp);
+    const { runMcpOverStdio } = await import('../src/mcp/stdio.js');
+    await runMcpOverStdio({ path: args.file, version: this.config.version });
+  }
+}

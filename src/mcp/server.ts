@@ -1,0 +1,79 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { AnnotError } from '../errors/annot-error.js';
+import { readPackageSchema } from '../schemas/package-schemas.js';
+import type { AnnotationService } from '../service/annotation-service.js';
+import { ALLEN_RELATIONS } from '../time/allen.js';
+import { ANNOT_TOOLS, type AnnotTool } from './tools.js';
+
+export const MCP_SERVER_NAME = 'annot';
+
+/** Where a mutating tool reports its Lamport clock: the MCP counterpart of HTTP's X-Service-Clock header. */
+export const CLOCK_META_KEY = 'annot/clock';
+/** Where a tool error carries the stable code of the error (ANNOT_...). */
+export const ERROR_CODE_META_KEY = 'annot/error_code';
+
+const INSTRUCTIONS = [
+  'annot stores interval annotations over time-based media (audio, video): each annotation sits on a named tier and covers a',
+  'half-open span [start, end) of a media asset, or refers to another annotation. Times are seconds, given as numbers or decimal',
+  'strings and kept exactly (pass rate to choose the stored ticks per second). Queries take a window and intersects or an Allen',
+  `relation (${ALLEN_RELATIONS.join(', ')}). Every change by any client shares one op-log with a Lamport clock: latest_clock`,
+  'tells the current clock and state_at(clock) shows the annotations as they were then. Machine suggestions carry a confidence;',
+  'accept_ai_suggestion records a review decision without rewriting who made the suggestion.',
+].join(' ');
+
+export interface McpServerOptions {
+  /** Reported to clients in the initialize handshake; defaults to the package version. */
+  readonly version?: string;
+}
+
+/**
+ * The MCP server over a service: the ten tools, each a thin adapter over one service operation,
+ * so the HTTP routes and the tools share every behaviour and one op-log. Not yet connected: the
+ * caller picks the transport (stdio for `annot mcp`, streamable HTTP under `annot serve --mcp`).
+ */
+export function buildMcpServer(service: AnnotationService, options: McpServerOptions = {}): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, title: 'annot interval annotations', version: options.version ?? packageVersion() }, { instructions: INSTRUCTIONS });
+  for (const tool of ANNOT_TOOLS) {
+    server.registerTool(
+      tool.name,
+      // Strict: a misspelt argument is an error the model can correct, not a value silently dropped.
+      { title: tool.title, description: tool.description, inputSchema: z.strictObject(tool.input), outputSchema: tool.output, annotations: tool.annotations },
+      ((args: Record<string, unknown>) => runTool(tool, service, args)) as never,
+    );
+  }
+  return server;
+}
+
+/**
+ * Runs one tool and shapes its answer: the JSON as structured content plus the same JSON as text
+ * (for clients that show only text). Every failure becomes a tool error the model can read and
+ * act on; none reaches the transport, so a bad call never takes the server down.
+ */
+export async function runTool(tool: AnnotTool, service: AnnotationService, args: Record<string, unknown>): Promise<CallToolResult> {
+  try {
+    const { result, clock } = await tool.run(service, args);
+    const answer: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    if (clock !== undefined) answer._meta = { [CLOCK_META_KEY]: clock };
+    return answer;
+  } catch (error) {
+    return toolError(error);
+  }
+}
+
+function toolError(error: unknown): CallToolResult {
+  const known = error instanceof AnnotError;
+  const message = known
+    ? error.message
+    : `internal error (${error instanceof Error ? error.name : typeof error}): ${error instanceof Error ? error.message : String(error)}`;
+  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [ERROR_CODE_META_KEY]: known ? error.code : 'ANNOT_INTERNAL' } };
+}
+
+let cachedVersion: string | undefined;
+
+function packageVersion(): string {
+  // package.json sits next to schemas/, whichever layout (sources or build) this runs from.
+  cachedVersion ??= String((readPackageSchema('../package.json') as { version?: unknown }).version ?? '0.0.0');
+  return cachedVersion;
+}

@@ -1,0 +1,281 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { InvalidInputError } from '../errors/annot-error.js';
+import { mediaRef, annotationRef } from '../model/annotation.js';
+import { annotationToWire, referenceToWire, tierToWire } from '../model/wire.js';
+import { listBodySchemas } from '../schemas/registry.js';
+import type { AnnotationService } from '../service/annotation-service.js';
+import { listFormats } from '../service/formats.js';
+import { ALLEN_RELATIONS } from '../time/allen.js';
+import { RationalTime } from '../time/rational-time.js';
+import { intervalFromToolSeconds, secondsText, type ToolSeconds } from './tool-seconds.js';
+import { annotationShape, formatShape, tierShape } from './wire-shapes.js';
+
+/** What a tool hands back: the JSON the model reads, and the clock of the mutation it made, if any. */
+export interface ToolOutcome {
+  readonly result: Record<string, unknown>;
+  readonly clock?: number;
+}
+
+/** One MCP tool: its metadata for tools/list and the thin adapter over the service that runs it. */
+export interface AnnotTool<Input extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: Input;
+  readonly output: z.ZodType<Record<string, unknown>>;
+  readonly annotations: ToolAnnotations;
+  run(service: AnnotationService, args: z.infer<z.ZodObject<Input>>): Promise<ToolOutcome>;
+}
+
+/** Keeps each tool's argument types while the list holds them all under one type. */
+function defineTool<Input extends z.ZodRawShape>(tool: AnnotTool<Input>): AnnotTool {
+  return tool as unknown as AnnotTool;
+}
+
+export const DEFAULT_ACTOR = 'anonymous';
+export const DEFAULT_BODY_SCHEMA_URI = 'annot://schema/label/v1';
+export const DEFAULT_QUERY_LIMIT = 100;
+export const MAX_QUERY_LIMIT = 10_000;
+
+const seconds = z.union([z.number(), z.string()]);
+const actor = z.string().min(1).default(DEFAULT_ACTOR)
+  .describe('who makes this change, recorded in the op-log (e.g. "agent:claude", "user:alice"); default "anonymous"');
+const rate = z.number().int().positive().optional()
+  .describe('ticks per second the times are stored at (e.g. 1000 for milliseconds, 48000 for audio samples). Omit it to use the finest decimal rate the digits need, at least 1000; with a rate, a time that is not a whole number of ticks is an error, never rounded');
+const annotationId = z.string().min(1).describe('the annotation\'s id (a UUID)');
+
+const addAnnotation = defineTool({
+  name: 'add_annotation',
+  title: 'Add an annotation',
+  description:
+    'Creates one annotation on a tier and returns it (with its new id). A time-based annotation needs asset_id, start_seconds and end_seconds: ' +
+    'the half-open span [start, end) of that media asset in seconds, given as numbers or decimal strings ("12.345") and stored exactly; ' +
+    'start = end makes a point. An annotation about another annotation (a gloss, a translation) gives target_annotation_id instead and has no time. ' +
+    'The tier must exist (add_tier first; list_tiers shows them). The body is checked against body_schema_uri ' +
+    `(default ${DEFAULT_BODY_SCHEMA_URI}, body {"text": "..."}; registered: ${listBodySchemas().join(', ')}). ` +
+    'Set generated_by to the model or agent that produced the content (e.g. "agent:whisper-large-v3") and confidence when it is a suggestion ' +
+    'a human should review with accept_ai_suggestion.',
+  input: {
+    tier: z.string().min(1).describe('the tier to add it to'),
+    asset_id: z.string().min(1).optional().describe('the media asset the span is on (a file name or URI)'),
+    start_seconds: seconds.optional().describe('span start in seconds (number or decimal string)'),
+    end_seconds: seconds.optional().describe('span end in seconds, exclusive; equal to start for a point'),
+    target_annotation_id: z.string().min(1).optional().describe('instead of a span: the id of the annotation this one is about'),
+    body: z.record(z.string(), z.unknown()).describe('the content, an object valid against body_schema_uri, e.g. {"text": "hello"}'),
+    body_schema_uri: z.string().default(DEFAULT_BODY_SCHEMA_URI).describe(`the body's schema URI (default ${DEFAULT_BODY_SCHEMA_URI})`),
+    rate,
+    confidence: z.number().min(0).max(1).nullable().optional().describe('0..1 for a machine suggestion; omit or null for a human annotation'),
+    generated_by: z.string().min(1).optional().describe('what produced the content (provenance was_generated_by); default "server:annot"'),
+    actor,
+  },
+  output: annotationShape,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(service, args) {
+    const input: Record<string, unknown> = {
+      tier: args.tier,
+      reference: referenceToWire(referenceFrom(args)),
+      body: args.body,
+      body_schema_uri: args.body_schema_uri,
+      confidence: args.confidence ?? null,
+    };
+    if (args.generated_by !== undefined) {
+      input.provenance = { was_generated_by: args.generated_by, was_attributed_to: args.actor, was_derived_from: [], generated_at_time: RationalTime.now(1000).toWire() };
+    }
+    const { value, clock } = await service.createAnnotation(input, args.actor);
+    return { result: { ...annotationToWire(value) }, clock };
+  },
+});
+
+function referenceFrom(args: { asset_id?: string; start_seconds?: ToolSeconds; end_seconds?: ToolSeconds; target_annotation_id?: string; rate?: number }) {
+  const timed = args.asset_id !== undefined || args.start_seconds !== undefined || args.end_seconds !== undefined;
+  if (args.target_annotation_id !== undefined) {
+    if (timed) throw new InvalidInputError('give either target_annotation_id or asset_id with start_seconds and end_seconds, not both');
+    return annotationRef(args.target_annotation_id);
+  }
+  if (args.asset_id === undefined || args.start_seconds === undefined || args.end_seconds === undefined) {
+    const missing = (['asset_id', 'start_seconds', 'end_seconds'] as const).filter((key) => args[key] === undefined);
+    throw new InvalidInputError(`missing ${missing.join(', ')}: a time-based annotation needs asset_id, start_seconds and end_seconds (or give target_annotation_id)`);
+  }
+  return mediaRef(args.asset_id, intervalFromToolSeconds(args.start_seconds, args.end_seconds, args.rate));
+}
+
+const queryAnnotationsTool = defineTool({
+  name: 'query_annotations',
+  title: 'Find annotations',
+  description:
+    'Lists annotations, optionally only those of one tier and/or those whose span stands in an Allen relation to a time window. ' +
+    'With start_seconds and end_seconds (both or neither) only time-based annotations are considered; relation "intersects" (the default) ' +
+    'finds every annotation sharing some time with the window; otherwise the annotation is the left operand: "during" means strictly inside ' +
+    `the window, "contains" means the annotation strictly contains it. Relations: intersects, ${ALLEN_RELATIONS.join(', ')}. ` +
+    'Without a window, every annotation (of the tier) is listed, including reviews and other annotations without a time. ' +
+    `At most limit results (default ${DEFAULT_QUERY_LIMIT}); truncated tells whether there were more.`,
+  input: {
+    tier: z.string().min(1).optional().describe('only annotations on this tier'),
+    start_seconds: seconds.optional().describe('window start in seconds'),
+    end_seconds: seconds.optional().describe('window end in seconds, exclusive'),
+    relation: z.string().default('intersects').describe(`how an annotation relates to the window: intersects (default) or one of ${ALLEN_RELATIONS.join(', ')}`),
+    rate,
+    limit: z.number().int().positive().max(MAX_QUERY_LIMIT).default(DEFAULT_QUERY_LIMIT).describe(`the most annotations to return (default ${DEFAULT_QUERY_LIMIT}, at most ${MAX_QUERY_LIMIT})`),
+  },
+  output: z.object({
+    annotations: z.array(annotationShape),
+    count: z.number().int().describe('how many annotations are in this answer'),
+    truncated: z.boolean().describe('true when more annotations matched than limit'),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(service, args) {
+    let window: { start?: string; end?: string } = {};
+    if (args.start_seconds !== undefined || args.end_seconds !== undefined) {
+      if (args.start_seconds === undefined || args.end_seconds === undefined) {
+        throw new InvalidInputError('start_seconds and end_seconds must be given together (or neither, to list without a window)');
+      }
+      // Parsed here first for errors that name the argument; the service parses the same text again.
+      intervalFromToolSeconds(args.start_seconds, args.end_seconds, args.rate);
+      window = { start: secondsText(args.start_seconds, 'start_seconds'), end: secondsText(args.end_seconds, 'end_seconds') };
+    } else if (args.relation !== 'intersects') {
+      throw new InvalidInputError(`relation "${args.relation}" compares with a window: give start_seconds and end_seconds too`);
+    }
+    const found = await service.queryAnnotations({ ...window, rate: args.rate, tier: args.tier, relation: args.relation, limit: args.limit + 1 });
+    const page = found.slice(0, args.limit);
+    return { result: { annotations: page.map(annotationToWire), count: page.length, truncated: found.length > args.limit } };
+  },
+});
+
+const getAnnotation = defineTool({
+  name: 'get_annotation',
+  title: 'Get an annotation',
+  description: 'Returns one annotation by id, in its wire form (times as exact {v, r}: v/r seconds).',
+  input: { annotation_id: annotationId },
+  output: annotationShape,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(service, args) {
+    return { result: { ...annotationToWire(await service.getAnnotation(args.annotation_id)) } };
+  },
+});
+
+const deleteAnnotation = defineTool({
+  name: 'delete_annotation',
+  title: 'Delete an annotation',
+  description: 'Deletes one annotation by id and returns what was deleted. The op-log keeps it: state_at with an earlier clock still shows it.',
+  input: { annotation_id: annotationId, actor },
+  output: z.object({ deleted: z.literal(true), annotation: annotationShape }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async run(service, args) {
+    const { value, clock } = await service.deleteAnnotation(args.annotation_id, args.actor);
+    return { result: { deleted: true, annotation: annotationToWire(value) }, clock };
+  },
+});
+
+const acceptAiSuggestion = defineTool({
+  name: 'accept_ai_suggestion',
+  title: 'Accept or reject an AI suggestion',
+  description:
+    'Records a human (or reviewing agent) decision on a machine-made annotation. The annotation keeps its id, body and provenance; ' +
+    'only its confidence becomes 1.0 (accept=true, the default) or 0.0 (accept=false). The decision is stored as a separate review ' +
+    'annotation on tier "review" that refers to it, attributed to actor and stamped with the review time. Returns {annotation, review}.',
+  input: {
+    annotation_id: annotationId,
+    accept: z.boolean().default(true).describe('true to accept the suggestion (default), false to reject it'),
+    actor: actor.describe('the reviewer, e.g. "user:alice"; default "anonymous"'),
+  },
+  output: z.object({ annotation: annotationShape, review: annotationShape }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(service, args) {
+    const { value, clock } = await service.acceptAiSuggestion(args.annotation_id, args.accept, args.actor);
+    return { result: { annotation: annotationToWire(value.annotation), review: annotationToWire(value.review) }, clock };
+  },
+});
+
+const addTier = defineTool({
+  name: 'add_tier',
+  title: 'Add a tier',
+  description:
+    'Creates (or redefines) a tier: a named layer of annotations such as "words", "speaker" or "chapters". ' +
+    'stereotype NONE (default) is an independent tier; the others constrain the tier by its parent tier (name it in parent): ' +
+    'TIME_SUBDIVISION (children tile each parent annotation), INCLUDED_IN (children lie inside one), ' +
+    'SYMBOLIC_SUBDIVISION and SYMBOLIC_ASSOCIATION (children refer to a parent annotation and have no time). Returns the tier.',
+  input: {
+    name: z.string().min(1).describe('the tier name'),
+    stereotype: z.enum(['NONE', 'TIME_SUBDIVISION', 'INCLUDED_IN', 'SYMBOLIC_SUBDIVISION', 'SYMBOLIC_ASSOCIATION']).default('NONE')
+      .describe('how the tier depends on its parent (NONE: independent, the default)'),
+    parent: z.string().min(1).nullable().optional().describe('the parent tier, required unless stereotype is NONE'),
+    metadata: z.record(z.string(), z.unknown()).optional().describe('free JSON metadata (participant, language, annotator...)'),
+    actor,
+  },
+  output: tierShape,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(service, args) {
+    const input: Record<string, unknown> = { name: args.name, stereotype: args.stereotype };
+    if (args.parent !== undefined) input.parent = args.parent;
+    if (args.metadata !== undefined) input.metadata = args.metadata;
+    const { value, clock } = await service.addTier(input, args.actor);
+    return { result: { ...tierToWire(value) }, clock };
+  },
+});
+
+const listTiers = defineTool({
+  name: 'list_tiers',
+  title: 'List tiers',
+  description: 'Lists every tier with its stereotype, parent and metadata.',
+  input: {},
+  output: z.object({ tiers: z.array(tierShape) }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(service) {
+    return { result: { tiers: (await service.listTiers()).map(tierToWire) } };
+  },
+});
+
+const listFormatsTool = defineTool({
+  name: 'list_formats',
+  title: 'List file formats',
+  description: 'Lists the annotation file formats annot reads and writes (name, file extensions, media types, body schemas it produces).',
+  input: {},
+  output: z.object({ formats: z.array(formatShape) }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run() {
+    return { result: { formats: listFormats() } };
+  },
+});
+
+const latestClock = defineTool({
+  name: 'latest_clock',
+  title: 'Latest op-log clock',
+  description:
+    'Returns the Lamport clock of the latest change (0 when nothing has changed yet). Every change by any client, human or agent, ' +
+    'gets the next clock value; note it before a series of edits to look back with state_at.',
+  input: {},
+  output: z.object({ clock: z.number().int().nonnegative() }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(service) {
+    return { result: { clock: await service.latestClock() } };
+  },
+});
+
+const stateAt = defineTool({
+  name: 'state_at',
+  title: 'State at a past clock',
+  description:
+    'Rebuilds the tiers and annotations as they were right after the change with this clock (0: empty) by replaying the op-log; ' +
+    'nothing is changed. The clock must be between 0 and latest_clock.',
+  input: { clock: z.number().int().nonnegative().describe('an op-log clock, 0..latest_clock') },
+  output: z.object({ at_clock: z.number().int(), tiers: z.array(tierShape), annotations: z.array(annotationShape) }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(service, args) {
+    return { result: { ...(await service.stateAt(args.clock)) } };
+  },
+});
+
+/** The ten tools, in the order tools/list shows them. */
+export const ANNOT_TOOLS: readonly AnnotTool[] = Object.freeze([
+  addAnnotation,
+  queryAnnotationsTool,
+  getAnnotation,
+  deleteAnnotation,
+  acceptAiSuggestion,
+  addTier,
+  listTiers,
+  listFormatsTool,
+  latestClock,
+  stateAt,
+]);

@@ -1,0 +1,62 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ANNOT_BIN } from '../support/run-cli.js';
+
+/**
+ * Whether the built `.annot` store keeps an op-log (until it does, `annot mcp` runs without a
+ * file). The child process runs the build, so the build is what is asked, not the sources.
+ */
+export function sqliteHasOpLog(): boolean {
+  return builtFileHas('../../dist/src/store/sqlite.js', 'applyLogged(');
+}
+
+export function builtFileHas(relativePath: string, text: string): boolean {
+  const path = fileURLToPath(new URL(relativePath, import.meta.url));
+  return existsSync(path) && readFileSync(path, 'utf8').includes(text);
+}
+
+export interface ToolClient {
+  readonly client: Client;
+  /** Calls a tool that must succeed; returns its structured content and the clock it reported, if any. */
+  ok<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<{ result: T; clock?: number; raw: CallToolResult }>;
+  /** Calls a tool that must fail; returns the error text and code. */
+  fails(name: string, args?: Record<string, unknown>): Promise<{ message: string; code?: string }>;
+  close(): Promise<void>;
+}
+
+export async function connectTools(transport: Transport): Promise<ToolClient> {
+  const client = new Client({ name: 'annot-test', version: '1.0.0' });
+  await client.connect(transport);
+  // The client checks structured results against the output schemas it has seen: list them first.
+  await client.listTools();
+  return {
+    client,
+    async ok(name, args = {}) {
+      const raw = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      if (raw.isError) throw new Error(`${name} failed: ${JSON.stringify(raw.content)}`);
+      const text = (raw.content[0] as { text: string }).text;
+      // The text block carries the same JSON as the structured content.
+      expect(JSON.parse(text)).toEqual(raw.structuredContent);
+      return { result: raw.structuredContent as never, clock: raw._meta?.['annot/clock'] as number | undefined, raw };
+    },
+    async fails(name, args = {}) {
+      const raw = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      if (!raw.isError) throw new Error(`${name} should have failed but returned ${JSON.stringify(raw.structuredContent)}`);
+      return { message: (raw.content[0] as { text: string }).text, code: raw._meta?.['annot/error_code'] as string | undefined };
+    },
+    close: () => client.close(),
+  };
+}
+
+/** `annot mcp [file]` as a child process of the built CLI, driven by the SDK's stdio client. */
+export function annotMcpTransport(file?: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [ANNOT_BIN, 'mcp', ...(file === undefined ? [] : [file])],
+    stderr: 'pipe',
+  });
+}
