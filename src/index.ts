@@ -93,6 +93,76 @@ export { cohenKappa, krippendorffAlpha, type Label } from './quality/agreement.j
 export { boundaryIou, intervalIou, type BoundaryIouOptions } from './quality/segmentation.js';
 export { InsufficientDataError, MetricInputError } from './quality/errors.js';
 
+// stores
+export { type AddTierOptions, type AnnotationStore } from './store/store.js';
+export { MemoryStore, type MemoryStoreOptions, type MemoryStoreSnapshot, type StoreChange } from './store/memory.js';
+export {
+  JSON_BYTES_CODEC,
+  JSON_TEXT_CODEC,
+  JSON_VALUE_CODEC,
+  MAPPING_META_KEY,
+  MAPPING_TIERS_KEY,
+  MappingStore,
+  type MapLike,
+  type MappingCodec,
+  type MappingStoreOptions,
+} from './store/mapping.js';
+export { SqliteStore, type SqliteStoreOptions } from './store/sqlite.js';
+export { ANNOT_APPLICATION_ID, SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';
+export { compareByInterval, compareIntervals, sortByInterval } from './store/ordering.js';
+export { candidateBounds, matchesIntersects, matchesRelations } from './store/relation-filter.js';
+export {
+  AnnotationNotFoundError,
+  DuplicateAnnotationIdError,
+  KeyMismatchError,
+  StoreFormatError,
+  TierInUseError,
+  UnknownTierError,
+} from './store/errors.js';
+
+// subtitle tracks
+export {
+  DEFAULT_SUBTITLE_RATE,
+  LINE_SCHEMA_URI,
+  LINES_TIER,
+  SECTION_SCHEMA_URI,
+  SECTIONS_TIER,
+  secondsToInterval,
+  secondsToTime,
+  SubtitleBuilder,
+  SubtitleTrack,
+  WORD_SCHEMA_URI,
+  WORDS_TIER,
+  type LineOptions,
+  type LineReceipt,
+  type SectionOptions,
+  type SubtitleBuilderOptions,
+  type SubtitleTrackOptions,
+  type WordOptions,
+  type WordSpec,
+} from './tracks/subtitle.js';
+
+// op-log and the service layer
+export { type Mutation, type MutationKind } from './oplog/mutation.js';
+export { type MutationContext, type OpLogEntry } from './oplog/op-log-entry.js';
+export { isOpLoggedStore, type OpLoggedStore, type OpLogRange } from './oplog/op-logged-store.js';
+export { replayInto, stateAt, type StateSnapshot } from './oplog/replay.js';
+export { ClockOutOfRangeError, PreconditionFailedError } from './oplog/errors.js';
+export { AnnotationService, SERVICE_AGENT, type AnnotationInput, type AnnotationPatch, type Mutated } from './service/annotation-service.js';
+export { PreconditionRequiredError } from './service/errors.js';
+export { queryAnnotations, type QueryRequest } from './service/query-annotations.js';
+export { validateAnnotations, type ValidationSummary } from './service/validate-annotations.js';
+export { convertFile, type ConvertReport, type ConvertRequest } from './service/convert-file.js';
+export { exportFromService, importIntoService, type ImportReport, type ImportRequest } from './service/import-export.js';
+
+// formats
+export { type DumpOptions, type DumpReport, type FormatAdapter, type FormatCodec, type LoadedDocument, type LoadOptions } from './adapters/adapter.js';
+export { adaptersForFileName, getAdapter, inferFormat, listAdapters, registerAdapter } from './adapters/registry.js';
+export { BUILTIN_FORMATS, registerBuiltinFormats } from './adapters/builtin.js';
+export { loadIntoStore } from './adapters/load-into-store.js';
+export { decimalRateFor, exactFrameRate, ImportClock } from './adapters/import-clock.js';
+export { FormatParseError, UnknownFormatError, UnrepresentableError, type SourceLocation } from './adapters/errors.js';
+
 // scene rendering
 export {
   loadSceneFile,
