@@ -18,8 +18,6 @@ export type TierViolationCode =
   | 'overlap'
   /** Children of a TIME_SUBDIVISION parent leave part of it uncovered. */
   | 'gap'
-  /** A TIME_SUBDIVISION parent annotation has no children at all. */
-  | 'not_subdivided'
   /** A TIME_SUBDIVISION child is a point, which cannot tile anything. */
   | 'point_in_subdivision'
   /** A symbolic child refers to an annotation that is not on the parent tier. */
@@ -31,7 +29,7 @@ export type TierViolationCode =
 export interface TierViolation {
   readonly tier: string;
   readonly code: TierViolationCode;
-  /** The offending annotation (the parent annotation for `not_subdivided`), or null for tier-level problems. */
+  /** The offending annotation, or null for tier-level problems. */
   readonly annotation_id: string | null;
   /** Other annotations involved: the parent, the overlapping or neighbouring child, the first association. */
   readonly related_ids: readonly string[];
@@ -123,10 +121,9 @@ function checkTimeAligned(tier: Tier, annotations: readonly Annotation[], parent
 /** The children of one parent must cover it from start to end with no gap and no overlap. */
 function checkTiling(parent: Timed, children: Timed[], report: Report): void {
   const whole = parent.reference.interval;
-  if (children.length === 0) {
-    report('not_subdivided', parent.id, `parent annotation ${parent.id} ${show(parent)} has no children; TIME_SUBDIVISION children must tile it`, [whole]);
-    return;
-  }
+  // A parent not yet subdivided is normal (ELAN creates the first child spanning the parent);
+  // once it has children, they must tile it.
+  if (children.length === 0) return;
   const first = children[0];
   const startRelation = relate(first.reference.interval, whole);
   if (startRelation !== 'starts' && startRelation !== 'equals') {
