@@ -11,8 +11,8 @@ export default class Convert extends AnnotCommand {
     'cat talk.vtt | <%= config.bin %> convert - - --from webvtt --to srt',
   ];
   static override args = {
-    input: Args.string({ description: 'input file, or - for standard input', required: true }),
-    output: Args.string({ description: 'output file, or - for standard output (needs --to)', required: true }),
+    input: Args.string({ description: 'input file, or - for standard input', ignoreStdin: true, required: true }),
+    output: Args.string({ description: 'output file, or - for standard output (needs --to)', ignoreStdin: true, required: true }),
   };
   static override flags = {
     from: Flags.string({ description: 'input format (default: from the extension, then the content)' }),

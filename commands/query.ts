@@ -11,7 +11,7 @@ export default class Query extends AnnotCommand {
     '<%= config.bin %> query talk.vtt --start 0 --end 60 --relation during',
   ];
   static override args = {
-    file: Args.string({ description: 'an annotation file in any format (.annot, .vtt, .eaf, ...)', required: true }),
+    file: Args.string({ description: 'an annotation file in any format (.annot, .vtt, .eaf, ...)', ignoreStdin: true, required: true }),
   };
   static override flags = {
     start: Flags.string({ description: 'window start in seconds, a decimal like 12.345 (exact)' }),

@@ -8,7 +8,7 @@ export default class Validate extends AnnotCommand {
     'Check an annotation file: parse it, validate every body against its schema and every tier against its stereotype. Exit 0 when valid, 1 when not';
   static override examples = ['<%= config.bin %> validate talk.annot', '<%= config.bin %> validate interview.eaf --json'];
   static override args = {
-    file: Args.string({ description: 'an annotation file in any format', required: true }),
+    file: Args.string({ description: 'an annotation file in any format', ignoreStdin: true, required: true }),
   };
   static override flags = {
     json: Flags.boolean({ description: 'print the summary as one JSON document' }),

@@ -62,7 +62,9 @@ export function looksLikeLabelStudio(head: Buffer): boolean {
   if (!text.startsWith('[') && !text.startsWith('{')) return false;
   // JAMS also has "annotations" and "data"; its "namespace" and "annotation_metadata" tell it apart.
   if (/"namespace"\s*:/.test(text) && /"annotation_metadata"\s*:/.test(text)) return false;
-  return /"(?:annotations|predictions|completions|result)"\s*:/.test(text) && /"(?:data|from_name|to_name)"\s*:/.test(text);
+  // A task's annotations hold `result` lists (empty in a task nobody labelled yet).
+  const tasks = /"(?:annotations|predictions|completions)"\s*:/.test(text);
+  return (tasks && /"result"\s*:/.test(text)) || (/"(?:annotations|predictions|completions|result)"\s*:/.test(text) && /"(?:data|from_name|to_name)"\s*:/.test(text));
 }
 
 export function looksLikeWebAnnotation(head: Buffer): boolean {

@@ -1,0 +1,72 @@
+import { Args, Flags } from '@oclif/core';
+import type { FastifyInstance } from 'fastify';
+import { AnnotCommand } from '../src/cli/base-command.js';
+import type { AnnotationService } from '../src/service/annotation-service.js';
+import { notice, writeLine } from '../src/cli/output.js';
+
+export default class Serve extends AnnotCommand {
+  static override description =
+    'Serve an annotation store over HTTP (REST + OpenAPI at /openapi.json). Without a file the store lives in memory; with one, the .annot file is served (and created when missing). Stops cleanly on Ctrl-C or SIGTERM';
+  static override examples = [
+    '<%= config.bin %> serve',
+    '<%= config.bin %> serve talk.annot --port 8080',
+    'ANNOT_TOKEN=s3cret <%= config.bin %> serve talk.annot --host 0.0.0.0 --port 8080',
+  ];
+  static override args = {
+    file: Args.string({ description: 'the .annot file to serve (created when missing); default: an in-memory store', ignoreStdin: true }),
+  };
+  static override flags = {
+    host: Flags.string({ description: 'interface to listen on', default: '127.0.0.1' }),
+    port: Flags.integer({ description: 'port to listen on; 0 picks a free one (printed on the first line)', default: 0, min: 0, max: 65535 }),
+    token: Flags.string({ description: 'require "Authorization: Bearer <token>" on every route but /health', env: 'ANNOT_TOKEN' }),
+    'max-body': Flags.string({ description: 'largest JSON request body (e.g. 1MiB, 512k)', default: '1MiB' }),
+    'max-import': Flags.string({ description: 'largest /import upload', default: '64MiB' }),
+    mcp: Flags.boolean({ description: 'also serve the MCP tools over streamable HTTP at /mcp, sharing the store and op-log', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Serve);
+    const [{ startServer, openServedStore }, { parseByteSize }, { InvalidInputError }] = await Promise.all([
+      import('../src/server/serve.js'),
+      import('../src/server/byte-size.js'),
+      import('../src/errors/annot-error.js'),
+    ]);
+    const maxBodyBytes = parseByteSize(flags['max-body'], '--max-body');
+    const maxImportBytes = parseByteSize(flags['max-import'], '--max-import');
+    if (flags.token !== undefined && flags.token.trim() === '') throw new InvalidInputError('--token (or ANNOT_TOKEN) is empty; give a token or leave it unset');
+
+    const store = await openServedStore(args.file);
+    let server;
+    try {
+      const mountMcp = flags.mcp
+        ? async (app: FastifyInstance, service: AnnotationService) => {
+            const { mountMcpOverHttp } = await import('../src/mcp/http.js');
+            await mountMcpOverHttp(app, service, { version: this.config.version });
+          }
+        : undefined;
+      server = await startServer({ store, host: flags.host, port: flags.port, token: flags.token, maxBodyBytes, maxImportBytes, version: this.config.version, mountMcp });
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    writeLine(`annot serve: listening on ${server.url}`);
+    notice(`annot serve: serving ${args.file ?? `an in-memory ${store.kind} store`}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}; Ctrl-C stops`);
+
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    // A second signal while requests drain means "now".
+    const force = () => {
+      notice('annot serve: stopping immediately');
+      process.exit(1);
+    };
+    process.once('SIGINT', force);
+    process.once('SIGTERM', force);
+    notice(`annot serve: ${signal}: finishing requests in flight, then closing the store`);
+    await server.close();
+    process.removeListener('SIGINT', force);
+    process.removeListener('SIGTERM', force);
+    notice('annot serve: stopped');
+  }
+}

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AnnotationService } from '../service/annotation-service.js';
+import { bearerChecker, PUBLIC_PATHS, WWW_AUTHENTICATE_REALM } from './auth.js';
+import { httpFailure, RouteNotFoundError, ShuttingDownError } from './errors.js';
+import { buildOpenApiDocument } from './openapi.js';
+import type { RouteContext } from './route-context.js';
+import { registerAnnotationRoutes } from './routes/annotations.js';
+import { registerFormatRoutes } from './routes/formats.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerImportExportRoutes } from './routes/import-export.js';
+import { registerMetaRoutes } from './routes/meta.js';
+import { registerOpLogRoutes } from './routes/oplog.js';
+import { registerSchemaRoutes } from './routes/schemas.js';
+import { registerTierRoutes } from './routes/tiers.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+
+export interface AppOptions {
+  readonly service: AnnotationService;
+  /** Bearer token every route but /health requires; none means no auth. */
+  readonly token?: string;
+  /** Largest JSON request body, in bytes (default 1 MiB). */
+  readonly maxBodyBytes?: number;
+  /** Largest /import upload, in bytes (default 64 MiB). */
+  readonly maxImportBytes?: number;
+  /** Where internal errors (5xx) are reported; default stderr. Responses never carry them. */
+  readonly log?: (line: string) => void;
+  /** Version reported in /openapi.json. */
+  readonly version?: string;
+  /**
+   * Hook for `annot serve --mcp`: mounts the MCP server (streamable HTTP at /mcp) on this app,
+   * sharing its service, store and op-log. Called after the REST routes are registered; the
+   * bearer-token check and the error shape apply to what it mounts.
+   */
+  readonly mountMcp?: (app: FastifyInstance, service: AnnotationService) => Promise<void>;
+}
+
+/**
+ * The HTTP server as a fastify instance (not listening yet): thin routes over the service, one
+ * error shape for every failure, strict bodies. fastify's validator is configured never to
+ * coerce types or drop unknown keys, though bodies are validated by the service with the wire
+ * schemas (so HTTP, MCP and the CLI refuse the same inputs with the same messages).
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false } },
+    // Our own hook answers requests that arrive while closing, in the one error shape.
+    return503OnClosing: false,
+  });
+  const scratchDir = mkdtempSync(join(tmpdir(), 'annot-serve-'));
+  app.addHook('onClose', async () => rmSync(scratchDir, { recursive: true, force: true }));
+
+  // JSON is the only body the REST routes read; text/plain would reach them as a string.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((error, request, reply) => {
+    const failure = httpFailure(error, { bodyLimit: request.routeOptions?.bodyLimit });
+    if (failure.internal) log(`annot serve: ${request.method} ${request.url} failed: ${failure.internal.stack ?? failure.internal.message}`);
+    if (failure.status === 401) {
+      reply.header('WWW-Authenticate', request.headers.authorization ? `${WWW_AUTHENTICATE_REALM}, error="invalid_token"` : WWW_AUTHENTICATE_REALM);
+    }
+    // A body refused half-way is not read further, and a closing server takes no more requests:
+    // either way the connection cannot carry another one.
+    if (failure.status === 413 || failure.status === 503) reply.header('Connection', 'close');
+    return reply.code(failure.status).type('application/json; charset=utf-8').send(failure.body);
+  });
+  app.setNotFoundHandler((request) => {
+    throw new RouteNotFoundError(`no route ${request.method} ${request.url.split('?')[0]}; GET /openapi.json lists the routes`);
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ShuttingDownError('the server is shutting down; retry against its replacement');
+  });
+
+  if (options.token !== undefined) {
+    const check = bearerChecker(options.token);
+    app.addHook('onRequest', async (request) => {
+      if (!PUBLIC_PATHS.has(request.routeOptions.url ?? '')) check(request.headers.authorization);
+    });
+  }
+
+  const context: RouteContext = {
+    service: options.service,
+    maxImportBytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES,
+    scratchDir,
+  };
+  registerHealthRoutes(app);
+  registerTierRoutes(app, context);
+  registerAnnotationRoutes(app, context);
+  registerImportExportRoutes(app, context);
+  registerFormatRoutes(app);
+  registerSchemaRoutes(app);
+  registerMetaRoutes(app, context);
+  registerOpLogRoutes(app, context);
+  const openApi = buildOpenApiDocument(options.version ?? '0.0.0');
+  app.get('/openapi.json', async () => openApi);
+
+  if (options.mountMcp) await options.mountMcp(app, options.service);
+  await app.ready();
+  return app;
+}

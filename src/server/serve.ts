@@ -1,0 +1,66 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { InvalidInputError } from '../errors/annot-error.js';
+import { isOpLoggedStore, type OpLoggedStore } from '../oplog/op-logged-store.js';
+import { AnnotationService } from '../service/annotation-service.js';
+import { MemoryStore } from '../store/memory.js';
+import { SqliteStore } from '../store/sqlite.js';
+import type { AnnotationStore } from '../store/store.js';
+import { buildApp, type AppOptions } from './app.js';
+
+export interface ServeOptions extends Omit<AppOptions, 'service'> {
+  /** The store to serve; the server closes it when it stops. */
+  readonly store: OpLoggedStore;
+  readonly host?: string;
+  /** 0 (the default) picks a free port. */
+  readonly port?: number;
+}
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  /** `http://host:port`, with the port actually bound. */
+  readonly url: string;
+  /** Stops accepting connections, lets requests in flight finish, then closes the store. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const { store, host = '127.0.0.1', port = 0, ...appOptions } = options;
+  const app = await buildApp({ ...appOptions, service: new AnnotationService(store) });
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    url: `http://${shownHost}:${address.port}`,
+    close: () => {
+      closing ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          await store.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * The store `annot serve` serves: the `.annot` file when one is given (created when missing),
+ * else a private in-memory store — SQLite's when this build's SQLite store keeps an op-log,
+ * otherwise the memory store (same contract, same answers).
+ */
+export async function openServedStore(file: string | undefined): Promise<OpLoggedStore> {
+  const store: AnnotationStore = await SqliteStore.open(file ?? ':memory:', { create: true });
+  if (isOpLoggedStore(store)) return store;
+  await store.close();
+  if (file === undefined) return new MemoryStore();
+  throw new InvalidInputError(`${file}: this build's .annot store has no op-log yet, so it cannot be served; run annot serve without a file for an in-memory store`);
+}

@@ -1,0 +1,58 @@
+import { buildApp } from '../../src/server/app.js';
+import { AnnotationService } from '../../src/service/annotation-service.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { startTestServer, type TestServer } from './http-client.js';
+
+type Doc = { openapi: string; paths: Record<string, Record<string, unknown>>; components: Record<string, Record<string, unknown>> };
+
+describe('/openapi.json', () => {
+  let t: TestServer;
+  let doc: Doc;
+  beforeAll(async () => {
+    t = await startTestServer();
+    doc = (await t.call('GET', '/openapi.json')).json;
+  });
+  afterAll(() => t.close());
+
+  it('is an OpenAPI 3.1 document', () => {
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('lists exactly the routes the server serves', async () => {
+    const app = await buildApp({ service: new AnnotationService(new MemoryStore()), log: () => {} });
+    try {
+      const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.keys(item).filter((key) => key !== 'parameters').map((method) => ({ method: method.toUpperCase(), url: path.replace('{uri}', '*').replace(/\{(\w+)\}/g, ':$1') })),
+      );
+      for (const route of documented) expect([route, app.hasRoute(route)]).toEqual([route, true]);
+      // Every method fastify serves (HEAD is its automatic twin of GET) is a documented one.
+      const served = [...app.printRoutes({ commonPrefix: false }).matchAll(/\(([A-Z, ]+)\)/g)].flatMap((m) => m[1].split(', ')).filter((m) => m !== 'HEAD');
+      expect(served).toHaveLength(documented.length);
+      expect(documented).toHaveLength(20);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('takes the annotation and tier schemas from schemas/ itself, with every $ref resolvable', () => {
+    const schemas = doc.components.schemas as Record<string, Record<string, unknown>>;
+    expect(schemas.Annotation.title).toBe('Annotation (wire form)');
+    expect(schemas.Annotation.additionalProperties).toBe(false);
+    expect(schemas.AnnotationInput.required).toEqual(['tier', 'reference', 'body', 'body_schema_uri']);
+    expect(schemas.Tier.required).toEqual(['name', 'stereotype']);
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(10);
+    for (const ref of refs) {
+      const pointer = ref.slice(8, -1);
+      expect(pointer.startsWith('#/')).toBe(true);
+      let node: unknown = doc;
+      for (const part of pointer.slice(2).split('/')) node = (node as Record<string, unknown>)?.[part];
+      expect([pointer, node === undefined]).toEqual([pointer, false]);
+    }
+  });
+
+  it('describes the error shape every failure answers with', () => {
+    const error = (doc.components.schemas as Record<string, { properties: Record<string, { required: string[] }> }>).Error;
+    expect(error.properties.error.required).toEqual(['code', 'message']);
+  });
+});

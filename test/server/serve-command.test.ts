@@ -1,0 +1,127 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import { ANNOT_BIN } from '../support/run-cli.js';
+import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
+import { wordInput, WORDS_TIER } from './http-client.js';
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the built `annot serve` and waits for the URL on its first stdout line. */
+function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Served> {
+  const child = spawn(process.execPath, [ANNOT_BIN, 'serve', ...args], { env: { ...process.env, ANNOT_TOKEN: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20000);
+  void exited.then(() => clearTimeout(killer));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^annot serve: listening on (http:\/\/\S+)\n/.exec(out);
+      if (match) resolve({ child, url: match[1], stderr: () => err, exited });
+    });
+    void exited.then(({ code }) => reject(new Error(`annot serve exited with ${code} before listening: ${err}`)));
+  });
+}
+
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const sqliteHasOpLog = typeof (SqliteStore.prototype as unknown as { applyLogged?: unknown }).applyLogged === 'function';
+
+describe('annot serve (the built CLI)', () => {
+  const { dir, cleanup } = tempDir();
+  afterAll(cleanup);
+
+  it('prints its URL first, lets a request in flight finish on SIGTERM, refuses new ones, and exits 0', async () => {
+    const sample = join(dir, 'upload.annot');
+    await writeSampleAnnot(sample);
+    const upload = readFileSync(sample);
+    const served = await serve(['--port', '0']);
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${served.url}/health`)).status).toBe(200);
+
+    // An upload sent in two halves, the signal arriving between them.
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${served.url}/import?format=annot`, { method: 'POST', headers: { 'content-length': upload.length } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.write(upload.subarray(0, 1000), () => {
+        served.child.kill('SIGTERM');
+        setTimeout(() => req.end(upload.subarray(1000)), 400);
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(fetch(`${served.url}/health`)).rejects.toThrow();
+    const finished = await answer;
+    expect(finished.status).toBe(201);
+    expect(JSON.parse(finished.body)).toMatchObject({ annotations_added: 6 });
+    expect(await served.exited).toEqual({ code: 0, signal: null });
+    expect(served.stderr()).toContain('annot serve: stopped');
+  });
+
+  it('requires the bearer token given in ANNOT_TOKEN, except on /health', async () => {
+    const served = await serve([], { ANNOT_TOKEN: 'tok' });
+    try {
+      expect((await fetch(`${served.url}/health`)).status).toBe(200);
+      expect((await fetch(`${served.url}/tiers`)).status).toBe(401);
+      expect((await fetch(`${served.url}/tiers`, { headers: { authorization: 'Bearer tok' } })).status).toBe(200);
+    } finally {
+      served.child.kill('SIGINT');
+      expect((await served.exited).code).toBe(0);
+    }
+  });
+
+  it('exits 1 with one clean line when the port is taken', async () => {
+    const first = await serve([]);
+    try {
+      const port = new URL(first.url).port;
+      const second = spawn(process.execPath, [ANNOT_BIN, 'serve', '--port', port], { env: { ...process.env, ANNOT_TOKEN: '' } });
+      let err = '';
+      second.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise((resolve) => second.on('close', resolve));
+      expect(code).toBe(1);
+      expect(err).toMatch(/^annot: .*address already in use/m);
+      expect(err).not.toMatch(/\n\s+at /);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+
+  (sqliteHasOpLog ? it : it.skip)('serves an .annot file and leaves it closed and consistent after SIGTERM', async () => {
+    const file = join(dir, 'served.annot');
+    const served = await serve([file]);
+    expect((await fetch(`${served.url}/tiers`, json(WORDS_TIER))).status).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await fetch(`${served.url}/annotations`, json(wordInput(`w${i}`, i * 100, i * 100 + 50)))).status).toBe(201);
+    const clock = (await (await fetch(`${served.url}/oplog/latest-clock`)).json()) as { clock: number };
+    served.child.kill('SIGTERM');
+    expect((await served.exited).code).toBe(0);
+    expect(existsSync(`${file}-wal`) && readFileSync(`${file}-wal`).length > 0).toBe(false);
+    const store = await SqliteStore.open(file, { readonly: true });
+    try {
+      expect(await store.count()).toBe(5);
+      expect(clock.clock).toBe(6);
+    } finally {
+      await store.close();
+    }
+  });
+
+  (sqliteHasOpLog ? it.skip : it)('refuses to serve an .annot file while the SQLite store has no op-log, with exit 1', async () => {
+    const child = spawn(process.execPath, [ANNOT_BIN, 'serve', join(dir, 'x.annot')], { env: { ...process.env, ANNOT_TOKEN: '' } });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(1);
+    expect(err).toContain('has no op-log yet');
+  });
+});
