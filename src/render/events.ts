@@ -5,13 +5,13 @@
  * model call belongs to.
  */
 export interface RenderEvent {
-  type: 'queued' | 'progress' | 'log' | 'done' | 'error' | 'cache_hit';
+  type: 'queued' | 'progress' | 'log' | 'done' | 'error' | 'cache_hit' | 'notice';
   unit?: { kind: 'shot' | 'beat'; id: string };
   model_id?: string;
   request_id?: string;
   /** `queued`: requests ahead of this one. */
   queue_position?: number;
-  /** `log`: one runner log line. `error`: the error message. */
+  /** `log`: one runner log line. `error`: the error message. `notice`: something the user should know (a cached unit re-rendered because its media are gone). */
   message?: string;
   /** `done`/`error`: time since submission. */
   elapsed_ms?: number;

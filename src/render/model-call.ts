@@ -1,4 +1,5 @@
-import { openRenderCache, type RenderCache } from './cache.js';
+import { assetStoreFor, extensionOf, type AssetStore } from './assets.js';
+import { defaultCacheDir, openRenderCache, type RenderCache } from './cache.js';
 import { emitSafely, type RenderEvent, type RenderEventListener } from './events.js';
 import { RenderAbortedError } from './errors.js';
 import { callKey, sha256Hex } from './hashing.js';
@@ -18,6 +19,12 @@ export interface CommonRenderOptions {
   onEvent?: RenderEventListener;
   /** Aborting cancels queued model requests and rejects with RenderAbortedError. */
   signal?: AbortSignal;
+  /**
+   * Keep a local copy of every asset in the cache directory's content-addressed store and record
+   * `sha256`/`path` (and `audio_`, `video_`, `still_` pairs) beside each url (see assets.ts).
+   * The CLI always turns this on. Default false.
+   */
+  durableAssets?: boolean;
 }
 
 /** What one unit render works with. */
@@ -27,6 +34,8 @@ export interface UnitContext {
   force: boolean;
   signal?: AbortSignal;
   emit: (event: RenderEvent) => void;
+  /** The durable asset store, when durableAssets is on. */
+  assets?: AssetStore;
 }
 
 export function unitContext(options: CommonRenderOptions, unit: { kind: 'shot' | 'beat'; id: string }): UnitContext {
@@ -37,6 +46,7 @@ export function unitContext(options: CommonRenderOptions, unit: { kind: 'shot' |
     force: options.force ?? false,
     signal: options.signal,
     emit: (event) => emitSafely(listener, { ...event, unit }),
+    assets: options.durableAssets ? assetStoreFor(options.cacheDir ?? defaultCacheDir()) : undefined,
   };
 }
 
@@ -85,7 +95,9 @@ export async function callModel(
 export async function contentRef(ctx: UnitContext, url: string): Promise<string> {
   let digest = ctx.cache.assetDigest(url);
   if (!digest) {
-    digest = sha256Hex(await ctx.provider.fetchAsset(url, { signal: ctx.signal }));
+    const bytes = await ctx.provider.fetchAsset(url, { signal: ctx.signal });
+    // With durable assets the download is kept, so the result's copy costs no second download.
+    digest = ctx.assets ? ctx.assets.put(bytes, extensionOf(url)).sha256 : sha256Hex(bytes);
     ctx.cache.recordAssetDigest(url, digest);
   }
   return `sha256:${digest}`;

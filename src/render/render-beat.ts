@@ -1,3 +1,4 @@
+import { keepAssets, restoreAssets, type DurableAssetFields } from './assets.js';
 import { modelIdFor, pickModel } from './catalog.js';
 import { BEAT_NAMESPACE } from './cache.js';
 import { RenderProducedNoAssetError } from './errors.js';
@@ -16,7 +17,7 @@ export interface RenderBeatOptions extends CommonRenderOptions {
   avatarModelId?: string;
 }
 
-export interface BeatResult {
+export interface BeatResult extends DurableAssetFields {
   /** The video url, else the audio url. */
   url: string;
   video_url: string;
@@ -70,16 +71,21 @@ export async function renderBeat(beatInput: BeatInput, characterInput: Character
     return { url: '', cache_hit: false, hash: '', skipped: EMPTY_BEAT_SKIP };
   }
   const provider = resolveProvider(options);
-  const ctx = unitContext({ ...options, provider }, { kind: 'beat', id: beat.id });
+  let ctx = unitContext({ ...options, provider }, { kind: 'beat', id: beat.id });
   const models = beatModels(beat, character, { ...options, provider });
   const hash = beatHash(beat, character, models);
 
   if (!ctx.force) {
     const stored = ctx.cache.getUnit(BEAT_NAMESPACE, hash);
-    if (stored) {
+    const restored = stored && ctx.assets ? await restoreAssets(ctx, stored.result) : undefined;
+    if (stored && ctx.assets && !restored) {
+      ctx.emit({ type: 'notice', message: `beat ${beat.id}: the cached media are gone (expired URL, no local copy); rendering the beat again` });
+      ctx = { ...ctx, force: true };
+    } else if (stored) {
+      if (restored?.changed) ctx.cache.putUnit(BEAT_NAMESPACE, hash, restored.result, stored.note);
       ctx.emit({ type: 'cache_hit', whole_unit: true });
-      const r = stored.result as unknown as BeatResult;
-      return { url: r.url, video_url: r.video_url, audio_url: r.audio_url, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: true };
+      const r = (restored?.result ?? stored.result) as unknown as BeatResult;
+      return { url: r.url, video_url: r.video_url, audio_url: r.audio_url, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: true, ...durableFields(r) };
     }
   }
 
@@ -110,6 +116,13 @@ export async function renderBeat(beatInput: BeatInput, characterInput: Character
     speaker: beat.speaker,
     cache_hit: false,
   };
+  if (ctx.assets) await keepAssets(ctx, result as unknown as Record<string, unknown>);
   ctx.cache.putUnit(BEAT_NAMESPACE, hash, { ...result }, `beat:${beat.id}`);
   return result;
+}
+
+function durableFields(r: BeatResult): DurableAssetFields {
+  const out: DurableAssetFields = {};
+  for (const key of ['sha256', 'path', 'audio_sha256', 'audio_path', 'video_sha256', 'video_path'] as const) if (r[key] !== undefined) out[key] = r[key];
+  return out;
 }

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../digest/canonical-json.js';
+import { keepAssets, restoreAssets, type DurableAssetFields } from './assets.js';
 import { modelIdFor, pickModel } from './catalog.js';
 import { SHOT_NAMESPACE } from './cache.js';
 import { RenderProducedNoAssetError } from './errors.js';
@@ -28,7 +29,7 @@ export interface RenderShotOptions extends CommonRenderOptions {
   imageToVideoModelId?: string;
 }
 
-export interface StillShotResult {
+export interface StillShotResult extends DurableAssetFields {
   url: string;
   kind: 'image';
   hash: string;
@@ -36,7 +37,7 @@ export interface StillShotResult {
   cache_hit: boolean;
 }
 
-export interface ClipShotResult {
+export interface ClipShotResult extends DurableAssetFields {
   /** The clip url, else the still url. */
   url: string;
   kind: 'video';
@@ -92,16 +93,21 @@ export async function renderShot(shotInput: ShotInput, options: RenderShotOption
   const asVideo = options.asVideo ?? false;
   const quality = options.quality ?? 'balanced';
   const provider = resolveProvider(options);
-  const ctx = unitContext({ ...options, provider }, { kind: 'shot', id: shot.id });
+  let ctx = unitContext({ ...options, provider }, { kind: 'shot', id: shot.id });
   const models = shotModels({ ...options, provider });
   const hash = shotHash(shot, environment, characters, style, asVideo, models);
   const unitKey = shotUnitKey(hash, quality);
 
   if (!ctx.force) {
     const stored = ctx.cache.getUnit(SHOT_NAMESPACE, unitKey);
-    if (stored) {
+    const restored = stored && ctx.assets ? await restoreAssets(ctx, stored.result) : undefined;
+    if (stored && ctx.assets && !restored) {
+      ctx.emit({ type: 'notice', message: `shot ${shot.id}: the cached media are gone (expired URL, no local copy); rendering the shot again` });
+      ctx = { ...ctx, force: true };
+    } else if (stored) {
+      if (restored?.changed) ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, restored.result, stored.note);
       ctx.emit({ type: 'cache_hit', whole_unit: true });
-      return { ...(stored.result as unknown as ShotResult), hash, shot_id: shot.id, cache_hit: true };
+      return { ...((restored?.result ?? stored.result) as unknown as ShotResult), hash, shot_id: shot.id, cache_hit: true };
     }
   }
 
@@ -122,6 +128,7 @@ export async function renderShot(shotInput: ShotInput, options: RenderShotOption
     const videoUrl = clips[0]?.url ?? '';
     result = { url: videoUrl || stillUrl, kind: 'video', still_url: stillUrl, video_url: videoUrl, hash, shot_id: shot.id, cache_hit: false };
   }
+  if (ctx.assets) await keepAssets(ctx, result as unknown as Record<string, unknown>);
   ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, { ...result }, `shot:${shot.id}`);
   return result;
 }

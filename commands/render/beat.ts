@@ -1,0 +1,66 @@
+import { Args, Flags } from '@oclif/core';
+import { AnnotCommand } from '../../src/cli/base-command.js';
+import { notice, writeJson } from '../../src/cli/output.js';
+import { forceFlag, providerFlag, tierFlag } from '../../src/cli/render-flags.js';
+
+export default class RenderBeat extends AnnotCommand {
+  static override description =
+    "Render one beat of a scene file (speech in the speaker's voice, then a talking video from the speaker's face) and print its result as JSON. A beat whose speaker is not a character is skipped";
+  static override examples = [
+    '<%= config.bin %> render beat fixtures/scenes/lighthouse.yaml b2',
+    '<%= config.bin %> render beat scene.yaml b2 --tts-model fal-ai/minimax/speech-02-hd --force',
+  ];
+  static override args = {
+    scene: Args.string({ description: 'scene file (.yaml or .json)', required: true }),
+    beat: Args.string({ description: 'beat id', required: true }),
+  };
+  static override flags = {
+    'tts-quality': tierFlag('tier of the speech model', 'balanced'),
+    'lipsync-quality': tierFlag('tier of the talking-video model', 'high'),
+    'tts-model': Flags.string({ description: 'speech model override (a fal endpoint id or a catalog alias)' }),
+    'avatar-model': Flags.string({ description: 'talking-video model override' }),
+    force: forceFlag,
+    provider: providerFlag,
+    json: Flags.boolean({ description: 'print the result on one line (the default when stdout is not a terminal)' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(RenderBeat);
+    const [{ loadSceneFile }, { chooseProvider }, { findBeat }, { renderBeat }] = await Promise.all([
+      import('../../src/render/scene.js'),
+      import('../../src/render/provider-choice.js'),
+      import('../../src/render/scene-lookup.js'),
+      import('../../src/render/render-beat.js'),
+    ]);
+    const scene = await loadSceneFile(args.scene);
+    const { beat, speaker } = findBeat(scene, args.beat, args.scene);
+    if (!speaker) {
+      writeJson({ beat_id: beat.id, skipped: 'no character', speaker: beat.speaker, cache_hit: false }, pretty(flags.json));
+      return;
+    }
+    const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`) });
+    const result = await renderBeat(beat, speaker, {
+      provider,
+      ttsQuality: flags['tts-quality'],
+      lipsyncQuality: flags['lipsync-quality'],
+      ttsModelId: flags['tts-model'],
+      avatarModelId: flags['avatar-model'],
+      force: flags.force,
+      durableAssets: true,
+      signal: interruptSignal(),
+      onEvent: (event) => event.type === 'notice' && event.message && notice(`annot: ${event.message}`),
+    });
+    writeJson(result, pretty(flags.json));
+  }
+}
+
+function pretty(json: boolean): boolean {
+  return !json && Boolean(process.stdout.isTTY);
+}
+
+/** Ctrl-C cancels the model calls in flight (the result of finished calls stays cached). */
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  return controller.signal;
+}

@@ -1,0 +1,55 @@
+import { Args, Flags } from '@oclif/core';
+import { AnnotCommand } from '../../src/cli/base-command.js';
+import { notice, writeJson } from '../../src/cli/output.js';
+import { forceFlag, providerFlag, tierFlag } from '../../src/cli/render-flags.js';
+
+export default class RenderShot extends AnnotCommand {
+  static override description = 'Render one shot of a scene file (a still, or a short clip made from it with --as-video) and print its result as JSON';
+  static override examples = [
+    '<%= config.bin %> render shot fixtures/scenes/lighthouse.yaml s1',
+    '<%= config.bin %> render shot scene.yaml s1 --as-video --quality high',
+  ];
+  static override args = {
+    scene: Args.string({ description: 'scene file (.yaml or .json)', required: true }),
+    shot: Args.string({ description: 'shot id', required: true }),
+  };
+  static override flags = {
+    'as-video': Flags.boolean({ description: 'make a short clip from the still' }),
+    quality: tierFlag('tier of the still and clip models', 'balanced'),
+    'image-model': Flags.string({ description: 'still model override (a fal endpoint id or a catalog alias)' }),
+    'image-to-video-model': Flags.string({ description: 'clip model override' }),
+    force: forceFlag,
+    provider: providerFlag,
+    json: Flags.boolean({ description: 'print the result on one line (the default when stdout is not a terminal)' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(RenderShot);
+    const [{ loadSceneFile }, { chooseProvider }, { findShot }, { renderShot }] = await Promise.all([
+      import('../../src/render/scene.js'),
+      import('../../src/render/provider-choice.js'),
+      import('../../src/render/scene-lookup.js'),
+      import('../../src/render/render-shot.js'),
+    ]);
+    const scene = await loadSceneFile(args.scene);
+    const { shot, environment, characters } = findShot(scene, args.shot, args.scene);
+    const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`) });
+    const controller = new AbortController();
+    process.once('SIGINT', () => controller.abort());
+    const result = await renderShot(shot, {
+      provider,
+      environment,
+      characters,
+      style: scene.style,
+      asVideo: flags['as-video'],
+      quality: flags.quality,
+      imageModelId: flags['image-model'],
+      imageToVideoModelId: flags['image-to-video-model'],
+      force: flags.force,
+      durableAssets: true,
+      signal: controller.signal,
+      onEvent: (event) => event.type === 'notice' && event.message && notice(`annot: ${event.message}`),
+    });
+    writeJson(result, !flags.json && Boolean(process.stdout.isTTY));
+  }
+}

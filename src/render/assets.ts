@@ -1,0 +1,146 @@
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { sha256Hex } from './hashing.js';
+import type { UnitContext } from './model-call.js';
+
+/**
+ * Durable assets. fal's media URLs expire, so every asset a unit produces is downloaded once
+ * into a content-addressed store in the cache directory (`assets/<aa>/<sha256><ext>`), and the
+ * result records, beside each url field, the bytes' hash and the local path. A cached unit
+ * whose URL has expired is then served from the local copy.
+ */
+
+/** Each url field of a result and the fields that record its bytes. */
+export const ASSET_FIELDS = [
+  { url: 'url', sha256: 'sha256', path: 'path' },
+  { url: 'audio_url', sha256: 'audio_sha256', path: 'audio_path' },
+  { url: 'video_url', sha256: 'video_sha256', path: 'video_path' },
+  { url: 'still_url', sha256: 'still_sha256', path: 'still_path' },
+] as const;
+
+/** The fields durable assets add to a beat or shot result. */
+export interface DurableAssetFields {
+  sha256?: string;
+  path?: string;
+  audio_sha256?: string;
+  audio_path?: string;
+  video_sha256?: string;
+  video_path?: string;
+  still_sha256?: string;
+  still_path?: string;
+}
+
+export const ASSETS_DIR_NAME = 'assets';
+
+export class AssetStore {
+  constructor(readonly dir: string) {}
+
+  /** Where bytes with this digest live; the extension keeps players and ffmpeg happy. */
+  pathFor(sha256: string, extension: string): string {
+    return join(this.dir, sha256.slice(0, 2), `${sha256}${extension}`);
+  }
+
+  /** Stores bytes (once: an existing copy is kept) and returns their digest and path. */
+  put(bytes: Uint8Array, extension: string): { sha256: string; path: string } {
+    const sha256 = sha256Hex(bytes);
+    const path = this.pathFor(sha256, extension);
+    if (!existsSync(path)) {
+      mkdirSync(join(this.dir, sha256.slice(0, 2)), { recursive: true });
+      const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      writeFileSync(temp, bytes);
+      renameSync(temp, path);
+    }
+    return { sha256, path };
+  }
+}
+
+const stores = new Map<string, AssetStore>();
+
+/** The asset store of a cache directory. */
+export function assetStoreFor(cacheDir: string): AssetStore {
+  let store = stores.get(cacheDir);
+  if (!store) {
+    store = new AssetStore(join(cacheDir, ASSETS_DIR_NAME));
+    stores.set(cacheDir, store);
+  }
+  return store;
+}
+
+/** The file extension of an asset URL (`.png`, `.mp4`, ...), `.bin` when it has none. */
+export function extensionOf(url: string): string {
+  let pathname = url;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    // a plain path
+  }
+  const ext = extname(pathname).toLowerCase();
+  return /^\.[a-z0-9]{1,5}$/.test(ext) ? ext : '.bin';
+}
+
+/**
+ * Keeps a local copy of one asset: downloads it unless the cache already knows its digest and
+ * the copy is in the store. Returns its digest and path.
+ */
+export async function keepAsset(ctx: UnitContext, url: string): Promise<{ sha256: string; path: string }> {
+  const store = ctx.assets!;
+  const extension = extensionOf(url);
+  const known = ctx.cache.assetDigest(url);
+  if (known) {
+    const path = store.pathFor(known, extension);
+    if (existsSync(path)) return { sha256: known, path };
+  }
+  const kept = store.put(await ctx.provider.fetchAsset(url, { signal: ctx.signal }), extension);
+  ctx.cache.recordAssetDigest(url, kept.sha256);
+  return kept;
+}
+
+/** Adds `sha256`/`path` (and the audio_, video_, still_ pairs) beside every url field of a fresh result. */
+export async function keepAssets(ctx: UnitContext, result: Record<string, unknown>): Promise<void> {
+  for (const field of ASSET_FIELDS) {
+    const url = result[field.url];
+    if (typeof url !== 'string') continue;
+    if (url === '') {
+      result[field.sha256] = '';
+      result[field.path] = '';
+      continue;
+    }
+    const kept = await keepAsset(ctx, url);
+    result[field.sha256] = kept.sha256;
+    result[field.path] = kept.path;
+  }
+}
+
+/**
+ * Checks a cached result's local copies. A missing copy is downloaded again from its URL while
+ * the URL still works. Returns the result with its fields filled in, or undefined when some
+ * asset is gone for good (expired URL and no local copy): the unit must be rendered again.
+ */
+export async function restoreAssets(ctx: UnitContext, stored: Record<string, unknown>): Promise<{ result: Record<string, unknown>; changed: boolean } | undefined> {
+  const result = { ...stored };
+  let changed = false;
+  for (const field of ASSET_FIELDS) {
+    const url = result[field.url];
+    if (typeof url !== 'string') continue;
+    const path = result[field.path];
+    if (url === '') {
+      if (path === undefined) {
+        result[field.sha256] = '';
+        result[field.path] = '';
+        changed = true;
+      }
+      continue;
+    }
+    if (typeof path === 'string' && path !== '' && existsSync(path)) continue;
+    try {
+      const kept = await keepAsset(ctx, url);
+      result[field.sha256] = kept.sha256;
+      result[field.path] = kept.path;
+      changed = true;
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      return undefined;
+    }
+  }
+  return { result, changed };
+}

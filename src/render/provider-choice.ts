@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { InvalidInputError } from '../errors/annot-error.js';
+import { defaultCacheDir } from './cache.js';
+import { currentFalKey } from './credentials.js';
+import { FalProvider } from './providers/fal.js';
+import { LocalProvider } from './providers/local.js';
+import type { Provider } from './providers/provider.js';
+
+export const PROVIDER_CHOICES = ['auto', 'fal', 'local'] as const;
+export type ProviderChoice = (typeof PROVIDER_CHOICES)[number];
+
+export class UnknownProviderError extends InvalidInputError {
+  override readonly code = 'ANNOT_UNKNOWN_PROVIDER';
+
+  constructor(readonly choice: string) {
+    super(`unknown provider "${choice}"; expected one of ${PROVIDER_CHOICES.join(', ')}.`);
+  }
+}
+
+export const LOCAL_MEDIA_DIR_NAME = 'local';
+
+/**
+ * The provider for a choice. `auto` is fal when a key is bound (withCredentials) or FAL_KEY is
+ * set, otherwise the offline local provider — with a one-line notice, so nobody mistakes a
+ * preview for a paid render. The local provider keeps its media in `<cache dir>/local`.
+ */
+export function chooseProvider(choice: string = 'auto', options: { cacheDir?: string; notice?: (text: string) => void; falBaseUrl?: string } = {}): Provider {
+  if (!(PROVIDER_CHOICES as readonly string[]).includes(choice)) throw new UnknownProviderError(choice);
+  const useFal = choice === 'fal' || (choice === 'auto' && Boolean(currentFalKey()));
+  if (useFal) return new FalProvider({ baseUrl: options.falBaseUrl });
+  if (choice === 'auto') {
+    options.notice?.('no fal key (FAL_KEY) is set: rendering an offline preview with the local provider (--provider fal to insist on fal)');
+  }
+  return new LocalProvider({ dir: join(options.cacheDir ?? defaultCacheDir(), LOCAL_MEDIA_DIR_NAME) });
+}

@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ANNOT_BIN } from '../support/run-cli.js';
+import { cliDir, LIGHTHOUSE, LIGHTHOUSE_MAKEFILE } from './cli-env.js';
+
+const hasMake = (() => {
+  try {
+    execFileSync('make', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('the example Makefile', () => {
+  const t = cliDir();
+  afterAll(t.cleanup);
+  const make = () =>
+    execFileSync('make', ['-f', LIGHTHOUSE_MAKEFILE, `ANNOT=${process.execPath} ${ANNOT_BIN}`], { cwd: t.dir, env: { ...process.env, ...t.env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+  (hasMake ? it : it.skip)('renders the scene once, then rebuilds only what changed', () => {
+    if (!hasMake) console.warn('SKIPPED: make is not installed');
+    mkdirSync(join(t.dir, 'fixtures/scenes'), { recursive: true });
+    const scene = join(t.dir, 'fixtures/scenes/lighthouse.yaml');
+    copyFileSync(LIGHTHOUSE, scene);
+    make();
+    const vtt = join(t.dir, 'build/lighthouse.vtt');
+    const html = join(t.dir, 'build/lighthouse.html');
+    const manifest = join(t.dir, 'build/lighthouse.manifest.json');
+    expect(existsSync(vtt) && existsSync(html) && existsSync(join(t.dir, 'build/media/The_Last_Keeper/shot-s1.png'))).toBe(true);
+    expect(make()).toContain('Nothing to be done');
+
+    // Touched but unchanged: the render runs (all cached) but the manifest keeps its mtime, so
+    // the subtitles and the storyboard are not rebuilt.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(scene, later, later);
+    const stamps = () => [manifest, vtt, html].map((p) => statSync(p).mtimeMs);
+    const before = stamps();
+    const touched = make();
+    expect(touched).toContain('--out build/media');
+    expect(touched).not.toContain('--timeline');
+    expect(stamps()).toEqual(before);
+
+    // A changed line: one beat re-rendered, the manifest rewritten, the subtitles rebuilt.
+    writeFileSync(scene, readFileSync(scene, 'utf8').replace('It is. She is.', 'It is. She still is.'));
+    const edited = new Date(Date.now() + 10000);
+    utimesSync(scene, edited, edited);
+    const changed = make();
+    expect(changed).toContain('--timeline');
+    expect(readFileSync(vtt, 'utf8')).toContain('It is. She still is.');
+  });
+});
