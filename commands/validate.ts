@@ -5,8 +5,12 @@ import type { ValidationSummary } from '../src/service/validate-annotations.js';
 
 export default class Validate extends AnnotCommand {
   static override description =
-    'Check an annotation file: parse it, validate every body against its schema and every tier against its stereotype. Exit 0 when valid, 1 when not';
-  static override examples = ['<%= config.bin %> validate talk.annot', '<%= config.bin %> validate interview.eaf --json'];
+    'Check an annotation file (parse it, validate every body against its schema and every tier against its stereotype) or a scene file (schema, plus warnings for what rendering would skip). Exit 0 when valid, 1 when not';
+  static override examples = [
+    '<%= config.bin %> validate talk.annot',
+    '<%= config.bin %> validate interview.eaf --json',
+    '<%= config.bin %> validate fixtures/scenes/lighthouse.yaml',
+  ];
   static override args = {
     file: Args.string({ description: 'an annotation file in any format', ignoreStdin: true, required: true }),
   };
@@ -18,6 +22,17 @@ export default class Validate extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Validate);
+    const sceneFiles = await import('../src/service/validate-scene.js');
+    if (sceneFiles.isSceneFile(args.file)) {
+      const summary = await sceneFiles.validateScene(args.file);
+      if (flags.json) writeJson({ file: args.file, format: 'scene', ...summary }, true);
+      else {
+        writeLine(`${args.file} (scene): valid`);
+        writeLine(`  "${summary.title}": ${summary.characters} characters, ${summary.environments} environments, ${summary.shots} shots, ${summary.beats} beats`);
+        for (const warning of summary.warnings) notice(`warning: ${args.file}${warning.line ? `:${warning.line}` : ''}: ${warning.field}: ${warning.message}`);
+      }
+      return;
+    }
     const [{ openAnnotationFile }, { validateAnnotations }, { registerBuiltinFormats }] = await Promise.all([
       import('../src/service/open-annotation-file.js'),
       import('../src/service/validate-annotations.js'),

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeAnnotation, mediaRef } from '../../src/model/annotation.js';
 import { makeTier } from '../../src/model/tier.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
@@ -109,6 +110,25 @@ describe('annot validate', () => {
       expect(result.stderr).toContain(path);
       expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(readFileSync(path).equals(before)).toBe(true);
+    });
+  });
+
+  describe('scene files', () => {
+    const scene = fileURLToPath(new URL('../../fixtures/scenes/lighthouse.yaml', import.meta.url));
+
+    it('validates a scene file and warns about what rendering would skip, exit 0', async () => {
+      const result = await runCli(['validate', scene]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('(scene): valid');
+      expect(result.stderr).toMatch(/lighthouse\.yaml:\d+: beats\[\d+\]\.speaker: no character named "Harbourmaster"/);
+    });
+
+    it('names the file, the line and the field of a scene error, exit 1', async () => {
+      const bad = join(dir, 'bad-scene.yaml');
+      writeFileSync(bad, 'title: x\nbeats:\n  - id: b1\n    speeker: Ann\n');
+      const result = await runCli(['validate', bad]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('bad-scene.yaml:4: beats[0].speeker: unknown key; did you mean "speaker"?');
     });
   });
 });
