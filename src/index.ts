@@ -117,6 +117,7 @@ export {
   KeyMismatchError,
   StoreFormatError,
   TierInUseError,
+  TierNotFoundError,
   UnknownTierError,
 } from './store/errors.js';
 

@@ -11,7 +11,9 @@ import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
 import { stateAt, type StateSnapshot } from '../oplog/replay.js';
 import { UnknownBodySchemaError } from '../schemas/errors.js';
 import { assertValidBody, hasBodySchema } from '../schemas/registry.js';
-import { AnnotationNotFoundError } from '../store/errors.js';
+import { AnnotationNotFoundError, TierNotFoundError } from '../store/errors.js';
+import { ATTR_ANNOTATION_COUNT, ATTR_CLOCK, ATTR_MUTATION_COUNT, ATTR_MUTATION_KINDS, ATTR_RELATION, ATTR_STORE_KIND, ATTR_TIER, ATTR_WINDOW_END, ATTR_WINDOW_START } from '../telemetry/attributes.js';
+import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import { PreconditionRequiredError } from './errors.js';
 import { queryAnnotations, type QueryRequest } from './query-annotations.js';
@@ -61,7 +63,7 @@ export class AnnotationService {
 
   async getTier(name: string): Promise<Tier> {
     const tier = await this.store.getTier(name);
-    if (!tier) throw new AnnotationNotFoundError(`tier "${name}" not found`);
+    if (!tier) throw new TierNotFoundError(`tier "${name}" not found`);
     return tier;
   }
 
@@ -116,14 +118,24 @@ export class AnnotationService {
     return { value: current, clock };
   }
 
-  async queryAnnotations(request: QueryRequest & { limit?: number }): Promise<Annotation[]> {
-    const limit = request.limit ?? Number.POSITIVE_INFINITY;
-    const found: Annotation[] = [];
-    for await (const annotation of queryAnnotations(this.store, request)) {
-      if (found.length >= limit) break;
-      found.push(annotation);
-    }
-    return found;
+  queryAnnotations(request: QueryRequest & { limit?: number }): Promise<Annotation[]> {
+    const attributes = {
+      [ATTR_STORE_KIND]: this.store.kind,
+      [ATTR_TIER]: request.tier,
+      [ATTR_RELATION]: request.relation ?? (request.start !== undefined ? 'intersects' : undefined),
+      [ATTR_WINDOW_START]: request.start,
+      [ATTR_WINDOW_END]: request.end,
+    };
+    return withSpan('store.query', attributes, async (span) => {
+      const limit = request.limit ?? Number.POSITIVE_INFINITY;
+      const found: Annotation[] = [];
+      for await (const annotation of queryAnnotations(this.store, request)) {
+        if (found.length >= limit) break;
+        found.push(annotation);
+      }
+      span.setAttribute(ATTR_ANNOTATION_COUNT, found.length);
+      return found;
+    });
   }
 
   /**
@@ -170,9 +182,14 @@ export class AnnotationService {
   }
 
   /** Applies mutations as one logged transaction and returns the last clock. */
-  async apply(mutations: readonly Mutation[], actor: string): Promise<number> {
-    const entries = await this.store.applyLogged(mutations, { actor, receivedAt: this.clock() });
-    return entries.length > 0 ? entries[entries.length - 1].clock : await this.store.latestClock();
+  apply(mutations: readonly Mutation[], actor: string): Promise<number> {
+    return withSpan('store.apply', { [ATTR_STORE_KIND]: this.store.kind, [ATTR_MUTATION_COUNT]: mutations.length }, async (span) => {
+      if (span.isRecording()) span.setAttribute(ATTR_MUTATION_KINDS, [...new Set(mutations.map((mutation) => mutation.kind))]);
+      const entries = await this.store.applyLogged(mutations, { actor, receivedAt: this.clock() });
+      const clock = entries.length > 0 ? entries[entries.length - 1].clock : await this.store.latestClock();
+      span.setAttribute(ATTR_CLOCK, clock);
+      return clock;
+    });
   }
 }
 

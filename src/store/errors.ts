@@ -1,4 +1,5 @@
-import { AnnotError } from '../errors/annot-error.js';
+import { AnnotError, NotFoundError } from '../errors/annot-error.js';
+import { LossyTimeConversionError } from '../time/errors.js';
 
 /** An annotation names a tier the store has not registered (register tiers first, parents before children). */
 export class UnknownTierError extends AnnotError {
@@ -15,6 +16,11 @@ export class AnnotationNotFoundError extends AnnotError {
   readonly code = 'ANNOT_ANNOTATION_NOT_FOUND';
 }
 
+/** A tier looked up by name that the store has not registered. */
+export class TierNotFoundError extends NotFoundError {
+  override readonly code = 'ANNOT_TIER_NOT_FOUND';
+}
+
 /** A mapping-facade write whose annotations do not sit at the key they are written under. */
 export class KeyMismatchError extends AnnotError {
   readonly code = 'ANNOT_KEY_MISMATCH';
@@ -28,4 +34,54 @@ export class StoreFormatError extends AnnotError {
 /** A tier that still has child tiers or annotations and so cannot be removed. */
 export class TierInUseError extends AnnotError {
   readonly code = 'ANNOT_TIER_IN_USE';
+}
+
+/**
+ * An annotation refused because it would overlap another one in a tier registered with
+ * `enforceNoOverlap` (PostgreSQL enforces it with a per-tier exclusion constraint). Touching
+ * intervals do not overlap; a point overlaps the intervals that hold it.
+ */
+export class TierOverlapError extends AnnotError {
+  readonly code = 'ANNOT_TIER_OVERLAP';
+
+  constructor(
+    readonly tier: string,
+    /** The annotation being written (or, when the rule is being turned on, one of the two already stored). */
+    readonly id: string | null,
+    /** The annotation it overlaps. */
+    readonly otherId: string | null,
+    options?: { cause?: unknown; enabling?: boolean },
+  ) {
+    super(
+      options?.enabling
+        ? `cannot forbid overlaps in tier "${tier}": annotations ${id ?? '(unknown)'} and ${otherId ?? '(unknown)'} already overlap there; ` +
+            'move or shorten one of them first'
+        : `annotation ${id ?? '(unknown)'} overlaps annotation ${otherId ?? '(unknown)'} in tier "${tier}", which forbids overlaps; ` +
+            'move or shorten one of them (touching is allowed), or add the tier again without enforceNoOverlap',
+      options,
+    );
+  }
+}
+
+/** A project reopened with a time rate other than the one it was created with (the rate is fixed at creation). */
+export class ProjectRateMismatchError extends AnnotError {
+  readonly code = 'ANNOT_PROJECT_RATE_MISMATCH';
+}
+
+/**
+ * A time that the PostgreSQL store cannot hold exactly at its project's rate (every interval is
+ * normalised to that one rate for its range index). It is refused, never rounded; the code stays
+ * ANNOT_LOSSY_TIME, as for every lossy conversion.
+ */
+export class ProjectRateLossError extends LossyTimeConversionError {
+  constructor(
+    readonly time: string,
+    readonly rate: number,
+    readonly project: string,
+  ) {
+    super(
+      `time ${time} s is not a whole number of ticks at rate ${rate}, the rate of project "${project}"; ` +
+        'snap it to that rate first, or keep this data in a project created with a rate that can hold it',
+    );
+  }
 }

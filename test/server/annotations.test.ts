@@ -29,7 +29,9 @@ describe.each(STORE_KINDS)('HTTP annotations and tiers (%s store)', (storeKind) 
   });
 
   it('answers 404 for a tier that does not exist and 422 for an invalid tier', async () => {
-    expect((await t.call('GET', '/tiers/nope')).status).toBe(404);
+    const missing = await t.call('GET', '/tiers/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe('ANNOT_TIER_NOT_FOUND');
     const invalid = await t.call('POST', '/tiers', { json: { name: 'x', stereotype: 'WRONG' } });
     expect(invalid.status).toBe(422);
     expect(invalid.json.error.code).toBe('ANNOT_INVALID_WIRE');
