@@ -10,6 +10,7 @@ export default class Serve extends AnnotCommand {
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve talk.annot --port 8080',
+    'OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 <%= config.bin %> serve talk.annot --otel',
     'ANNOT_TOKEN=s3cret <%= config.bin %> serve talk.annot --host 0.0.0.0 --port 8080',
   ];
   static override args = {
@@ -22,6 +23,10 @@ export default class Serve extends AnnotCommand {
     'max-body': Flags.string({ description: 'largest JSON request body (e.g. 1MiB, 512k)', default: '1MiB' }),
     'max-import': Flags.string({ description: 'largest /import upload', default: '64MiB' }),
     mcp: Flags.boolean({ description: 'also serve the MCP tools over streamable HTTP at /mcp, sharing the store and op-log', default: false }),
+    otel: Flags.boolean({
+      description: 'record OpenTelemetry traces (requests, MCP tool calls, store queries and writes) and export them over OTLP, configured by the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, ...)',
+      default: false,
+    }),
   };
 
   async run(): Promise<void> {
@@ -37,7 +42,10 @@ export default class Serve extends AnnotCommand {
 
     const store = await openServedStore(args.file);
     let server;
+    let stopOtel: (() => Promise<void>) | undefined;
     try {
+      // Before the app is built, so the SDK is the tracer provider from the first request on.
+      if (flags.otel) stopOtel = await (await import('../src/telemetry/sdk.js')).startOtelSdk();
       const mountMcp = flags.mcp
         ? async (app: FastifyInstance, service: AnnotationService) => {
             const { mountMcpOverHttp } = await import('../src/mcp/http.js');
@@ -47,10 +55,11 @@ export default class Serve extends AnnotCommand {
       server = await startServer({ store, host: flags.host, port: flags.port, token: flags.token, maxBodyBytes, maxImportBytes, version: this.config.version, mountMcp });
     } catch (error) {
       await store.close();
+      await stopOtel?.();
       throw error;
     }
     writeLine(`annot serve: listening on ${server.url}`);
-    notice(`annot serve: serving ${args.file ?? `an in-memory ${store.kind} store`}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}; Ctrl-C stops`);
+    notice(`annot serve: serving ${args.file ?? `an in-memory ${store.kind} store`}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);
 
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
@@ -65,6 +74,8 @@ export default class Serve extends AnnotCommand {
     process.once('SIGTERM', force);
     notice(`annot serve: ${signal}: finishing requests in flight, then closing the store`);
     await server.close();
+    // The spans of the last requests are still buffered: export them before exiting.
+    await stopOtel?.();
     process.removeListener('SIGINT', force);
     process.removeListener('SIGTERM', force);
     notice('annot serve: stopped');

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { AnnotError } from '../errors/annot-error.js';
 import { readPackageSchema } from '../schemas/package-schemas.js';
 import type { AnnotationService } from '../service/annotation-service.js';
+import { ATTR_CLOCK, ATTR_MCP_TOOL } from '../telemetry/attributes.js';
+import { recordFailure, withSpan } from '../telemetry/tracing.js';
 import { ALLEN_RELATIONS } from '../time/allen.js';
 import { ANNOT_TOOLS, type AnnotTool } from './tools.js';
 
@@ -51,15 +53,22 @@ export function buildMcpServer(service: AnnotationService, options: McpServerOpt
  * (for clients that show only text). Every failure becomes a tool error the model can read and
  * act on; none reaches the transport, so a bad call never takes the server down.
  */
-export async function runTool(tool: AnnotTool, service: AnnotationService, args: Record<string, unknown>): Promise<CallToolResult> {
-  try {
-    const { result, clock } = await tool.run(service, args);
-    const answer: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
-    if (clock !== undefined) answer._meta = { [CLOCK_META_KEY]: clock };
-    return answer;
-  } catch (error) {
-    return toolError(error);
-  }
+export function runTool(tool: AnnotTool, service: AnnotationService, args: Record<string, unknown>): Promise<CallToolResult> {
+  return withSpan(`mcp ${tool.name}`, { [ATTR_MCP_TOOL]: tool.name }, async (span) => {
+    try {
+      const { result, clock } = await tool.run(service, args);
+      const answer: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+      if (clock !== undefined) {
+        answer._meta = { [CLOCK_META_KEY]: clock };
+        span.setAttribute(ATTR_CLOCK, clock);
+      }
+      return answer;
+    } catch (error) {
+      // The model gets the failure as a tool result, not a throw; the span still marks it failed.
+      recordFailure(span, error);
+      return toolError(error);
+    }
+  });
 }
 
 function toolError(error: unknown): CallToolResult {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AnnotationService } from '../service/annotation-service.js';
+import { traceHttpRequests } from '../telemetry/http-server-spans.js';
 import { bearerChecker, PUBLIC_PATHS, WWW_AUTHENTICATE_REALM } from './auth.js';
 import { httpFailure, RouteNotFoundError, ShuttingDownError } from './errors.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -54,6 +55,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Our own hook answers requests that arrive while closing, in the one error shape.
     return503OnClosing: false,
   });
+  // First, so every route registered below (the MCP mount included) runs inside its request's span.
+  traceHttpRequests(app);
   const scratchDir = mkdtempSync(join(tmpdir(), 'annot-serve-'));
   app.addHook('onClose', async () => rmSync(scratchDir, { recursive: true, force: true }));
 

@@ -7,6 +7,8 @@ import { loadIntoStore } from '../adapters/load-into-store.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import type { AnnotationStore } from '../store/store.js';
+import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
+import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import { writeAtomically } from './atomic-file.js';
 
@@ -66,46 +68,55 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
   let store: AnnotationStore;
   let quantized = { count: 0, maxErrorSeconds: 0 };
   let annotations: number;
+  // Spans: `adapter.load` is the reading of the input, `adapter.dump` the writing of the output
+  // (for `.annot` output, the streaming of the parsed annotations into the new file).
   if (source.name === 'annot') {
-    store = await SqliteStore.open(inputPath, { readonly: true });
+    store = await withSpan('adapter.load annot', { [ATTR_FORMAT]: 'annot' }, () => SqliteStore.open(inputPath, { readonly: true }));
     annotations = await store.count();
   } else {
     const codec = await source.codec();
-    const document = await codec.load(inputPath, {
-      sourceName: request.input === '-' ? '<stdin>' : request.input,
-      rate: request.rate,
-      strictTime: request.strictTime,
-      assetId: request.assetId,
-      tier: request.tier,
-      now: RationalTime.now(1000),
-      warn: request.warn,
-    });
-    // Into .annot the new file itself is the store; otherwise hold the data in memory for the dump.
+    const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () =>
+      codec.load(inputPath, {
+        sourceName: request.input === '-' ? '<stdin>' : request.input,
+        rate: request.rate,
+        strictTime: request.strictTime,
+        assetId: request.assetId,
+        tier: request.tier,
+        now: RationalTime.now(1000),
+        warn: request.warn,
+      }),
+    );
     if (target.name === 'annot') {
-      store = await SqliteStore.open(outputPath, { create: true });
-    } else {
-      const { MemoryStore } = await import('../store/memory.js');
-      store = new MemoryStore();
+      // Into .annot the new file itself is the store, filled in one transaction (the file is a temporary one anyway).
+      return withSpan('adapter.dump annot', { [ATTR_FORMAT]: 'annot' }, async (span) => {
+        const file = await SqliteStore.open(outputPath, { create: true });
+        try {
+          const written = await loadIntoStore(document, file, { onProgress: request.onProgress, batchSize: Number.POSITIVE_INFINITY });
+          span.setAttribute(ATTR_ANNOTATION_COUNT, written);
+          const tiers = (await file.listTiers()).length;
+          return { from: source.name, to: target.name, annotations: written, tiers, dropped: [], quantized: document.quantization() };
+        } finally {
+          await file.close();
+        }
+      });
     }
-    // Into a new .annot the whole import is one transaction (the file is a temporary one anyway).
-    const batchSize = target.name === 'annot' ? Number.POSITIVE_INFINITY : undefined;
-    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress, batchSize });
+    // Otherwise hold the data in memory for the dump.
+    const { MemoryStore } = await import('../store/memory.js');
+    store = new MemoryStore();
+    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress });
     quantized = document.quantization();
-    if (target.name === 'annot') {
-      const tiers = (await store.listTiers()).length;
-      await store.close();
-      return { from: source.name, to: target.name, annotations, tiers, dropped: [], quantized };
-    }
   }
   try {
     const tiers = (await store.listTiers()).length;
     const codec = await target.codec();
-    const dumped = await codec.dump(store, outputPath, {
-      targetName: request.output === '-' ? '<stdout>' : request.output,
-      tier: request.tier,
-      variant: request.variant,
-      warn: request.warn,
-    });
+    const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name, [ATTR_ANNOTATION_COUNT]: annotations }, () =>
+      codec.dump(store, outputPath, {
+        targetName: request.output === '-' ? '<stdout>' : request.output,
+        tier: request.tier,
+        variant: request.variant,
+        warn: request.warn,
+      }),
+    );
     return { from: source.name, to: target.name, annotations, tiers, dropped: dumped.dropped, quantized };
   } finally {
     await store.close();

@@ -4,6 +4,8 @@ import { registerBuiltinFormats } from '../adapters/builtin.js';
 import { parentsFirst } from '../adapters/load-into-store.js';
 import { getAdapter, inferFormat, readHead } from '../adapters/registry.js';
 import type { Mutation } from '../oplog/mutation.js';
+import { ATTR_FORMAT } from '../telemetry/attributes.js';
+import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { AnnotationService } from './annotation-service.js';
 
@@ -41,15 +43,17 @@ export async function importIntoService(service: AnnotationService, request: Imp
   registerBuiltinFormats();
   const format = inferFormat({ explicit: request.format, head: readHead(request.path) });
   const codec = await format.codec();
-  const document = await codec.load(request.path, {
-    sourceName: `upload.${format.name}`,
-    rate: request.rate,
-    strictTime: request.strictTime,
-    assetId: request.assetId,
-    tier: request.tier,
-    now: RationalTime.now(1000),
-    warn: request.warn ?? (() => {}),
-  });
+  const document = await withSpan(`adapter.load ${format.name}`, { [ATTR_FORMAT]: format.name }, () =>
+    codec.load(request.path, {
+      sourceName: `upload.${format.name}`,
+      rate: request.rate,
+      strictTime: request.strictTime,
+      assetId: request.assetId,
+      tier: request.tier,
+      now: RationalTime.now(1000),
+      warn: request.warn ?? (() => {}),
+    }),
+  );
   let clock = 0;
   const newTiers: Mutation[] = [];
   for (const tier of parentsFirst(document.tiers)) {
@@ -85,6 +89,8 @@ export async function exportFromService(service: AnnotationService, formatName: 
   registerBuiltinFormats();
   const format = getAdapter(formatName);
   const codec = await format.codec();
-  const report = await codec.dump(service.store, scratchPath, { targetName: `export${format.extensions[0] ?? ''}`, warn: () => {} });
+  const report = await withSpan(`adapter.dump ${format.name}`, { [ATTR_FORMAT]: format.name }, () =>
+    codec.dump(service.store, scratchPath, { targetName: `export${format.extensions[0] ?? ''}`, warn: () => {} }),
+  );
   return { format, bytes: await readFile(scratchPath), dropped: report.dropped };
 }
