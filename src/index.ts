@@ -164,6 +164,11 @@ export { loadIntoStore } from './adapters/load-into-store.js';
 export { decimalRateFor, exactFrameRate, ImportClock } from './adapters/import-clock.js';
 export { FormatParseError, UnknownFormatError, UnrepresentableError, type SourceLocation } from './adapters/errors.js';
 
+// opt-in OpenTelemetry (the API only; the SDK loads inside startOtelSdk)
+export { activeTracer, isTracingActive, TRACER_NAME, withProcessorSpan, withSpan } from './telemetry/tracing.js';
+export { startOtelSdk, type OtelShutdown } from './telemetry/sdk.js';
+export * from './telemetry/attributes.js';
+
 // scene rendering
 export {
   loadSceneFile,

@@ -1,3 +1,4 @@
+export { buildApp, type AppOptions } from './app.js';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../errors/annot-error.js';
