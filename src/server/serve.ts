@@ -1,4 +1,3 @@
-export { buildApp, type AppOptions } from './app.js';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../errors/annot-error.js';
@@ -8,6 +7,9 @@ import { MemoryStore } from '../store/memory.js';
 import { SqliteStore } from '../store/sqlite.js';
 import type { AnnotationStore } from '../store/store.js';
 import { buildApp, type AppOptions } from './app.js';
+
+// The `annot/server` subpath entry: the app builder beside the server starter.
+export { buildApp, type AppOptions } from './app.js';
 
 export interface ServeOptions extends Omit<AppOptions, 'service'> {
   /** The store to serve; the server closes it when it stops. */
