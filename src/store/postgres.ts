@@ -1,0 +1,495 @@
+import pg from 'pg';
+import { InvalidInputError } from '../errors/annot-error.js';
+import { annotationInterval, type Annotation } from '../model/annotation.js';
+import { isUuid } from '../model/ids.js';
+import type { JsonObject } from '../model/json-body.js';
+import type { Tier } from '../model/tier.js';
+import type { Mutation, MutationKind } from '../oplog/mutation.js';
+import { entryFor, type MutationContext, type OpLogEntry } from '../oplog/op-log-entry.js';
+import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
+import { holds, type AllenRelation } from '../time/allen.js';
+import { RationalTime } from '../time/rational-time.js';
+import { TimeInterval } from '../time/time-interval.js';
+import { DuplicateAnnotationIdError, KeyMismatchError, ProjectRateMismatchError } from './errors.js';
+import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
+import { PG_SCHEMA, ensurePgSchema } from './postgres-schema.js';
+import { ProjectRate, ROW_JSON, SELECT_COLUMNS, clampInt8, decodeAnnotation, decodeTier, decodeTuple, spanText, type AnnotationRow, type TierRow } from './postgres-rows.js';
+import { INSERT_CHUNK, PendingOverlap, PgWriter, overlapConstraintName, resolveOverlap } from './postgres-writer.js';
+import type { AddTierOptions } from './store.js';
+
+/**
+ * The default project rate: 705,600,000 ticks a second (a "flick"). Every common audio sample
+ * rate (8k ... 192k, 44.1k, 22.05k) and frame rate (24, 25, 30, 48, 50, 60, 90, 120, and the
+ * NTSC 30000/1001 family) divides it, as do millisecond and 1/10000 s clocks, so times from real
+ * media normalise exactly; int8 ticks at this rate still span about 400 years.
+ */
+export const DEFAULT_PROJECT_RATE = 705_600_000;
+
+export interface PostgresStoreOptions {
+  /** The project to open (created on first use). Default: the URL's `?project=`, else 'default'. */
+  project?: string;
+  /**
+   * The rate a new project normalises every interval to. An existing project keeps the rate it
+   * was created with; naming another one is a ProjectRateMismatchError. Default DEFAULT_PROJECT_RATE.
+   */
+  rate?: number;
+  /** A pool to use instead of one made from the URL; close() leaves it open. */
+  pool?: pg.Pool;
+  /** Connections in the pool the store makes. Default 8. */
+  maxConnections?: number;
+}
+
+const T = PG_SCHEMA;
+const PAGE = 1000;
+
+/**
+ * An AnnotationStore (and OpLoggedStore) in PostgreSQL, for many writers and millions of
+ * annotations. The layout is in postgres-schema.ts: several projects share one database, each
+ * row scoped by the project's number; every interval is normalised exactly to the project's
+ * rate, so windows are answered by a GiST index on int8range spans, then rechecked with the
+ * exact rational relations every store uses; reads return each time at the rate it was given.
+ *
+ * Writes are transactions on a pooled connection (addMany, setAt and deleteAt included), so a
+ * refused batch leaves nothing behind. The op-log lives in the same database: applyLogged takes
+ * the project's clock row lock, applies the batch and appends its entries in one transaction, so
+ * every process and machine using the project shares one strictly increasing clock.
+ * `addTier(tier, {enforceNoOverlap: true})` adds a per-tier exclusion constraint, so the database
+ * itself refuses an overlapping write (TierOverlapError, naming both annotations).
+ */
+export class PostgresStore implements OpLoggedStore {
+  readonly kind = 'postgres';
+
+  private closed = false;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly ownsPool: boolean,
+    /** The project's name. */
+    readonly project: string,
+    private readonly pid: number,
+    private readonly projectRate: ProjectRate,
+    /** Where the store lives, without credentials, for messages. */
+    readonly where: string,
+  ) {}
+
+  /** The rate every interval of this project is normalised to. */
+  get rate(): number {
+    return this.projectRate.rate;
+  }
+
+  /**
+   * Connects, creates or migrates the layout, and opens (or creates) the project. `url` is a
+   * `postgres://` URL; its `?project=` query parameter names the project unless options do.
+   */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const { connectionString, project, where } = parseStoreUrl(url, options.project);
+    const rate = options.rate;
+    if (rate !== undefined && !(Number.isSafeInteger(rate) && rate > 0)) {
+      throw new InvalidInputError(`rate: expected a positive whole number of ticks per second, got ${String(rate)}`);
+    }
+    const ownsPool = options.pool === undefined;
+    const pool = options.pool ?? new pg.Pool({ connectionString, max: options.maxConnections ?? 8 });
+    // An idle pooled connection that the server drops must not crash the process; the next query reconnects.
+    if (ownsPool) pool.on('error', () => undefined);
+    try {
+      const client = await pool.connect();
+      try {
+        await ensurePgSchema(client, where);
+        await client.query(`INSERT INTO ${T}.projects (name, rate) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [project, rate ?? DEFAULT_PROJECT_RATE]);
+        const { rows } = await client.query<{ pid: number; rate: string }>(`SELECT pid, rate FROM ${T}.projects WHERE name = $1`, [project]);
+        const stored = Number(rows[0].rate);
+        if (rate !== undefined && rate !== stored) {
+          throw new ProjectRateMismatchError(
+            `${where}: project "${project}" was created with rate ${stored}, opened with rate ${rate}; ` +
+              'a project keeps its rate: open it without a rate (or with that one), or use another project',
+          );
+        }
+        return new PostgresStore(pool, ownsPool, project, rows[0].pid, new ProjectRate(stored, project), where);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      if (ownsPool) await pool.end();
+      throw error;
+    }
+  }
+
+  async add(annotation: Annotation): Promise<void> {
+    await this.write((w) => w.insert([annotation]));
+  }
+
+  /** One transaction, fed in chunks as the iterable yields: all of it is written, or none. */
+  async addMany(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
+    return this.write(async (w) => {
+      let added = 0;
+      let chunk: Annotation[] = [];
+      for await (const annotation of annotations) {
+        chunk.push(annotation);
+        if (chunk.length === INSERT_CHUNK) {
+          added += await w.insert(chunk);
+          chunk = [];
+        }
+      }
+      return added + (await w.insert(chunk));
+    });
+  }
+
+  async get(id: string): Promise<Annotation | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await this.query<AnnotationRow>(`SELECT ${SELECT_COLUMNS} FROM ${T}.annotations WHERE pid = $1 AND id = $2::uuid`, [this.pid, id]);
+    return rows.length === 0 ? null : decodeAnnotation(rows[0]);
+  }
+
+  async update(annotation: Annotation): Promise<void> {
+    await this.write((w) => w.update(annotation));
+  }
+
+  async delete(id: string): Promise<Annotation | null> {
+    if (!isUuid(id)) return null;
+    return this.write((w) => w.delete(id));
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.query<{ n: string }>(`SELECT count(*) AS n FROM ${T}.annotations WHERE pid = $1`, [this.pid]);
+    return Number(rows[0].n);
+  }
+
+  /** Every annotation in insertion order, a page at a time by sequence number (writes between pages are fine). */
+  async *all(): AsyncIterable<Annotation> {
+    let after = '0';
+    for (;;) {
+      const tuples = await this.tuples(
+        `(SELECT * FROM ${T}.annotations WHERE pid = $1 AND seq > $2 ORDER BY seq LIMIT ${PAGE}) AS page`, 'seq', [this.pid, after],
+      );
+      for (const tuple of tuples) yield decodeTuple(tuple);
+      if (tuples.length < PAGE) return;
+      after = String(tuples[tuples.length - 1][17]);
+    }
+  }
+
+  async addTier(tier: Tier, options: AddTierOptions = {}): Promise<void> {
+    await this.write((w) => w.addTier(tier, options.enforceNoOverlap ?? false));
+  }
+
+  async getTier(name: string): Promise<Tier | null> {
+    const { rows } = await this.query<TierRow>(`SELECT name, stereotype, parent, metadata FROM ${T}.tiers WHERE pid = $1 AND name = $2`, [this.pid, name]);
+    return rows.length === 0 ? null : decodeTier(rows[0]);
+  }
+
+  async listTiers(): Promise<Tier[]> {
+    const { rows } = await this.query<TierRow>(`SELECT name, stereotype, parent, metadata FROM ${T}.tiers WHERE pid = $1 ORDER BY seq`, [this.pid]);
+    return rows.map(decodeTier);
+  }
+
+  /** Whether the database refuses overlapping annotations in the tier (addTier with enforceNoOverlap). */
+  async isNoOverlapEnforced(name: string): Promise<boolean> {
+    const { rows } = await this.query<{ on: boolean }>(`SELECT enforce_no_overlap AS on FROM ${T}.tiers WHERE pid = $1 AND name = $2`, [this.pid, name]);
+    return rows[0]?.on ?? false;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    if (typeof key !== 'string' || typeof value !== 'string') {
+      throw new InvalidInputError(`setMeta: key and value must be strings, got ${typeof key} and ${typeof value}`);
+    }
+    await this.write((w) => w.setMeta(key, value));
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    const { rows } = await this.query<{ value: string }>(`SELECT value FROM ${T}.user_meta WHERE pid = $1 AND key = $2`, [this.pid, key]);
+    return rows[0]?.value ?? null;
+  }
+
+  async listMeta(): Promise<Record<string, string>> {
+    const { rows } = await this.query<{ key: string; value: string }>(`SELECT key, value FROM ${T}.user_meta WHERE pid = $1 ORDER BY key`, [this.pid]);
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  }
+
+  async intersects(query: TimeInterval): Promise<Annotation[]> {
+    return this.window(query, 'intersects');
+  }
+
+  async during(query: TimeInterval): Promise<Annotation[]> {
+    return this.window(query, ['during']);
+  }
+
+  async contains(query: TimeInterval): Promise<Annotation[]> {
+    return this.window(query, ['contains']);
+  }
+
+  async relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
+    for (const relation of relations) holds(relation, query, query); // an unknown name throws its teaching error here
+    return this.window(query, relations);
+  }
+
+  async byTier(tier: string): Promise<Annotation[]> {
+    return (await this.tuples(`${T}.annotations WHERE pid = $1 AND tier = $2`, 'seq', [this.pid, tier])).map(decodeTuple);
+  }
+
+  async atTier(tier: string, query: TimeInterval): Promise<Annotation[]> {
+    return this.window(query, 'intersects', tier);
+  }
+
+  async getAt(key: TimeInterval): Promise<Annotation[]> {
+    const ticks = this.keyTicks(key);
+    if (ticks === null) return [];
+    const tuples = await this.tuples(`${T}.annotations WHERE pid = $1 AND start_n = $2 AND end_n = $3`, 'id', [this.pid, String(ticks[0]), String(ticks[1])]);
+    return tuples.map(decodeTuple);
+  }
+
+  async setAt(key: TimeInterval, annotations: readonly Annotation[]): Promise<void> {
+    const seen = new Set<string>();
+    for (const annotation of annotations) {
+      const interval = annotationInterval(annotation);
+      if (interval === null || !interval.equals(key)) {
+        throw new KeyMismatchError(
+          `setAt ${key.toString()}: annotation ${annotation.id} ${interval === null ? 'has no interval (an AnnotationRef)' : `is at ${interval.toString()}`}; ` +
+            'every annotation written under a key must sit at exactly that interval',
+        );
+      }
+      if (seen.has(annotation.id)) throw new DuplicateAnnotationIdError(`setAt ${key.toString()}: annotation id ${annotation.id} appears twice in the list`);
+      seen.add(annotation.id);
+    }
+    const ticks = this.keyTicks(key);
+    // A key between two ticks holds nothing, and nothing can be written at it (encode refuses it).
+    if (ticks === null) {
+      if (annotations.length > 0) {
+        this.projectRate.exact(key.start);
+        this.projectRate.exact(key.end);
+      }
+      return;
+    }
+    await this.write(async (w) => {
+      const current = new Set(await w.idsAt(ticks[0], ticks[1]));
+      const elsewhere = [...(await w.existing([...seen]))].filter((id) => !current.has(id));
+      if (elsewhere.length > 0) {
+        throw new DuplicateAnnotationIdError(
+          `setAt ${key.toString()}: annotation id ${elsewhere[0]} is already in the store at another interval; delete or update it there`,
+        );
+      }
+      await w.deleteIds([...current].filter((id) => !seen.has(id)));
+      for (const annotation of annotations) if (current.has(annotation.id)) await w.update(annotation);
+      await w.insert(annotations.filter((annotation) => !current.has(annotation.id)));
+    });
+  }
+
+  async deleteAt(key: TimeInterval): Promise<number> {
+    const ticks = this.keyTicks(key);
+    if (ticks === null) return 0;
+    const result = await this.query(`DELETE FROM ${T}.annotations WHERE pid = $1 AND start_n = $2 AND end_n = $3`, [this.pid, String(ticks[0]), String(ticks[1])]);
+    return result.rowCount ?? 0;
+  }
+
+  /** Distinct intervals by value, ordered by start then end, each spelt as its earliest annotation spells it. */
+  async *intervals(): AsyncIterable<TimeInterval> {
+    let after: [string, string] | null = null;
+    for (;;) {
+      const result: pg.QueryResult<KeyRow> = await this.query<KeyRow>(
+        `SELECT DISTINCT ON (start_n, end_n) start_n, end_n, start_v, start_r, end_v, end_r FROM ${T}.annotations ` +
+          `WHERE pid = $1 AND start_n IS NOT NULL ${after === null ? '' : 'AND (start_n, end_n) > ($2, $3)'} ` +
+          `ORDER BY start_n, end_n, seq LIMIT ${PAGE}`,
+        after === null ? [this.pid] : [this.pid, ...after],
+      );
+      const rows: KeyRow[] = result.rows;
+      for (const row of rows) {
+        yield new TimeInterval(new RationalTime(Number(row.start_v), Number(row.start_r)), new RationalTime(Number(row.end_v), Number(row.end_r)));
+      }
+      if (rows.length < PAGE) return;
+      const last: KeyRow = rows[rows.length - 1];
+      after = [last.start_n, last.end_n];
+    }
+  }
+
+  async applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
+    return this.write(async (w) => {
+      const clock = await w.lockClock();
+      for (const mutation of mutations) await w.apply(mutation);
+      const entries = mutations.map((mutation, i): OpLogEntry => ({ clock: clock + i + 1, ...entryFor(mutation, context) }));
+      await w.appendLog(entries);
+      return entries;
+    });
+  }
+
+  async latestClock(): Promise<number> {
+    const { rows } = await this.query<{ clock: string }>(`SELECT clock FROM ${T}.projects WHERE pid = $1`, [this.pid]);
+    return Number(rows[0].clock);
+  }
+
+  async readOpLog({ fromClock = 1, untilClock, limit }: OpLogRange = {}): Promise<OpLogEntry[]> {
+    const { rows } = await this.query<OpLogRow>(
+      `SELECT clock, kind, target_id, payload, actor, received_v, received_r FROM ${T}.oplog ` +
+        'WHERE pid = $1 AND clock >= $2 AND ($3::int8 IS NULL OR clock <= $3) ORDER BY clock LIMIT $4',
+      [this.pid, fromClock, untilClock ?? null, limit ?? null],
+    );
+    return rows.map((row) => ({
+      clock: Number(row.clock),
+      kind: row.kind,
+      target_id: row.target_id,
+      payload: row.payload,
+      actor: row.actor,
+      received_at: { v: Number(row.received_v), r: Number(row.received_r) },
+    }));
+  }
+
+  /**
+   * Deletes the whole project (annotations, tiers, metadata, op-log, its no-overlap constraints)
+   * and closes the store. Other projects in the database are untouched.
+   */
+  async dropProject(): Promise<void> {
+    this.checkOpen();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${T}.tiers WHERE pid = $1 AND enforce_no_overlap`, [this.pid]);
+      for (const { name } of rows) await client.query(`ALTER TABLE ${T}.annotations DROP CONSTRAINT IF EXISTS ${overlapConstraintName(this.pid, name)}`);
+      await client.query(`DELETE FROM ${T}.annotations WHERE pid = $1`, [this.pid]);
+      await client.query(`DELETE FROM ${T}.projects WHERE pid = $1`, [this.pid]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    await this.close();
+  }
+
+  /** Releases the pool the store made (a pool passed in options stays open). Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  // --- internals --------------------------------------------------------------------------------
+
+  /**
+   * Candidates from the GiST index, then the exact recheck. A window's ticks are the query
+   * rounded outward when it falls between ticks. For `intersects` the span of an exact query is
+   * the query itself (points included: see postgres-schema.ts). For a set of relations, the
+   * bounds candidateBounds gives (start <= A, end >= B, ...) become one range the span of every
+   * candidate overlaps: ticks are whole numbers, so a span holds [start, max(start, end - 1)],
+   * which meets [min(A, B - 1), max(A, B - 1)]; the other two bounds are plain filters.
+   */
+  private async window(query: TimeInterval, relations: readonly AllenRelation[] | 'intersects', tier?: string): Promise<Annotation[]> {
+    const bounds = candidateBounds(query, relations);
+    if (bounds === null) return [];
+    const rate = this.projectRate;
+    const values: unknown[] = [this.pid];
+    const where: string[] = ['pid = $1'];
+    const param = (value: unknown): string => `$${values.push(value)}`;
+    const exactStart = relations === 'intersects' ? rate.exactOrNull(query.start) : null;
+    const exactEnd = relations === 'intersects' ? rate.exactOrNull(query.end) : null;
+    if (exactStart !== null && exactEnd !== null && clampInt8(exactStart) === exactStart && clampInt8(exactEnd) === exactEnd) {
+      where.push(`span && ${param(spanText(exactStart, exactEnd))}::int8range`);
+    } else {
+      const a = bounds.startMax === null ? null : clampInt8(rate.floor(bounds.startMax));
+      const b = bounds.endMin === null ? null : clampInt8(rate.ceil(bounds.endMin) - 1n);
+      const lo = b === null ? null : a === null || b < a ? b : a;
+      const hi = a === null ? null : b === null || a > b ? a : b;
+      where.push(`span && int8range(${param(lo === null ? null : String(lo))}::int8, ${param(hi === null ? null : String(hi))}::int8, '[]')`);
+      if (bounds.startMin !== null) where.push(`start_n >= ${param(String(clampInt8(rate.ceil(bounds.startMin))))}::int8`);
+      if (bounds.endMax !== null) where.push(`end_n <= ${param(String(clampInt8(rate.floor(bounds.endMax))))}::int8`);
+    }
+    if (tier !== undefined) where.push(`tier = ${param(tier)}`);
+    const tuples = await this.tuples(`${T}.annotations WHERE ${where.join(' AND ')}`, 'start_n, end_n, id', values);
+    const keep =
+      relations === 'intersects'
+        ? (x: TimeInterval) => matchesIntersects(x, query)
+        : (x: TimeInterval) => matchesRelations(x, query, relations);
+    const hits: Annotation[] = [];
+    for (const tuple of tuples) {
+      const annotation = decodeTuple(tuple);
+      if (keep(annotationInterval(annotation) as TimeInterval)) hits.push(annotation);
+    }
+    return hits;
+  }
+
+  /** A key's ticks at the project rate, or null when it falls between ticks (so no row sits at it). */
+  private keyTicks(key: TimeInterval): [bigint, bigint] | null {
+    const start = this.projectRate.exactOrNull(key.start);
+    const end = this.projectRate.exactOrNull(key.end);
+    return start === null || end === null ? null : [start, end];
+  }
+
+  /** The rows of `SELECT ... FROM <from>` as ROW_JSON arrays in `orderBy` order, fetched as one json_agg value. */
+  private async tuples(from: string, orderBy: string, values: unknown[]): Promise<unknown[][]> {
+    const { rows } = await this.query<{ rows: unknown[][] }>(`SELECT coalesce(json_agg(${ROW_JSON} ORDER BY ${orderBy}), '[]') AS rows FROM ${from}`, values);
+    return rows[0].rows;
+  }
+
+  private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    this.checkOpen();
+    return this.pool.query<R>(text, values);
+  }
+
+  /** Runs fn in one transaction on a pooled connection; any refusal rolls everything back. */
+  private async write<R>(fn: (writer: PgWriter) => Promise<R>): Promise<R> {
+    this.checkOpen();
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new PgWriter(client, this.pid, this.projectRate));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        broken = rollbackError as Error;
+      }
+      if (error instanceof PendingOverlap && broken === undefined) throw await resolveOverlap(error, client, this.pid);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new InvalidInputError(`the PostgreSQL store for project "${this.project}" at ${this.where} is closed; open it again`);
+  }
+}
+
+interface KeyRow {
+  start_n: string;
+  end_n: string;
+  start_v: string;
+  start_r: string;
+  end_v: string;
+  end_r: string;
+}
+
+interface OpLogRow {
+  clock: string;
+  kind: MutationKind;
+  target_id: string | null;
+  payload: JsonObject;
+  actor: string;
+  received_v: string;
+  received_r: string;
+}
+
+/**
+ * Splits a store URL into what pg connects with and the project: `?project=` is ours, so it is
+ * taken out before pg sees the URL. A project named both in the URL and in options must agree.
+ */
+export function parseStoreUrl(url: string, optionProject?: string): { connectionString: string; project: string; where: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidInputError(`store URL ${JSON.stringify(url)} is not a URL; expected postgres://user@host:port/database?project=name`);
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new InvalidInputError(`store URL ${JSON.stringify(url)}: expected a postgres:// or postgresql:// URL, got ${parsed.protocol}`);
+  }
+  const fromUrl = parsed.searchParams.get('project');
+  parsed.searchParams.delete('project');
+  if (fromUrl !== null && optionProject !== undefined && fromUrl !== optionProject) {
+    throw new InvalidInputError(`the store URL names project "${fromUrl}" and the options name "${optionProject}"; name one project`);
+  }
+  const project = optionProject ?? fromUrl ?? 'default';
+  if (project.length === 0) throw new InvalidInputError('project: expected a non-empty project name');
+  const where = `postgres://${parsed.host}${parsed.pathname}`;
+  return { connectionString: parsed.toString(), project, where };
+}
