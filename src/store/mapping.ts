@@ -187,7 +187,6 @@ export class MappingStore<V = unknown> implements OpLoggedStore {
     return this.memory.intervals();
   }
 
-  /** The map belongs to the caller; nothing to release, and the store stays usable. */
   // The op-log of a mapping store is kept in memory, not in the mapping: the mapping holds the
   // current state for other readers; history is this process's, as with MemoryStore.
   private readonly opLog = new MemoryOpLog(this);
@@ -204,6 +203,7 @@ export class MappingStore<V = unknown> implements OpLoggedStore {
     return this.opLog.readOpLog(range);
   }
 
+  /** The map belongs to the caller; nothing to release, and the store stays usable. */
   async close(): Promise<void> {}
 
   private readSnapshot(): { tiers: Tier[]; meta: Record<string, string>; annotations: Annotation[] } {

@@ -262,7 +262,6 @@ export class MemoryStore implements OpLoggedStore {
     yield* this.index.intervals();
   }
 
-  /** Nothing to release; the store stays usable. */
   applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
     return this.opLog.applyLogged(mutations, context);
   }
@@ -275,6 +274,7 @@ export class MemoryStore implements OpLoggedStore {
     return this.opLog.readOpLog(range);
   }
 
+  /** Nothing to release; the store stays usable. */
   async close(): Promise<void> {}
 
   private search(query: TimeInterval, relations: readonly AllenRelation[] | 'intersects'): Annotation[] {

@@ -2,6 +2,7 @@ import type { Annotation } from '../../model/annotation.js';
 import { SqliteStore } from '../../store/sqlite.js';
 import type { AnnotationStore } from '../../store/store.js';
 import type { DumpReport, FormatCodec, LoadedDocument } from '../adapter.js';
+import { loadedDocument } from '../loaded-document.js';
 import { loadIntoStore } from '../load-into-store.js';
 
 /** The `.annot` file read and written as a format: a lossless copy, nothing dropped. */
@@ -10,7 +11,7 @@ export const annotCodec: FormatCodec = {
     const store = await SqliteStore.open(path, { readonly: true });
     const tiers = await store.listTiers();
     const meta = await store.listMeta();
-    return { tiers, meta, annotations: streamThenClose(store), quantization: () => ({ count: 0, maxErrorSeconds: 0 }) };
+    return loadedDocument({ tiers, meta, annotations: streamThenClose(store) });
   },
 
   async dump(source: AnnotationStore, path): Promise<DumpReport> {
@@ -21,7 +22,7 @@ export const annotCodec: FormatCodec = {
     const target = await SqliteStore.open(path, { create: true });
     try {
       await loadIntoStore(
-        { tiers: await source.listTiers(), meta: await source.listMeta(), annotations: source.all(), quantization: () => ({ count: 0, maxErrorSeconds: 0 }) },
+        loadedDocument({ tiers: await source.listTiers(), meta: await source.listMeta(), annotations: source.all() }),
         target,
       );
     } finally {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
+import { loadedDocument } from '../loaded-document.js';
+import type { DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
 import type { AnnotationStore } from '../../store/store.js';
 import { decodeText } from '../sniffers.js';
 import { parseOtioJson } from './otio-json.js';
@@ -10,18 +11,10 @@ export const otioCodec: FormatCodec = {
   async load(path: string, options: LoadOptions): Promise<LoadedDocument> {
     const text = decodeText(await readFile(path));
     const read = readOtio(parseOtioJson(text, options.sourceName), options);
-    return {
-      tiers: read.tiers,
-      meta: read.meta,
-      annotations: (async function* () {
-        yield* read.annotations;
-      })(),
-      quantization: () => read.clock.quantization(),
-    };
+    return loadedDocument({ tiers: read.tiers, meta: read.meta, annotations: read.annotations, clock: read.clock });
   },
 
-  async dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
-    void options;
+  async dump(store: AnnotationStore, path: string): Promise<DumpReport> {
     return writeOtio(store, path);
   },
 };
