@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
 
 export default class Mcp extends AnnotCommand {
@@ -8,15 +8,19 @@ export default class Mcp extends AnnotCommand {
   static override examples = [
     '<%= config.bin %> mcp talk.annot',
     '<%= config.bin %> mcp',
+    '<%= config.bin %> mcp --store postgres://postgres@127.0.0.1/annot?project=talks',
   ];
   static override args = {
     // stdin is the protocol channel: oclif must never read a missing argument from it.
     file: Args.string({ description: 'the .annot file to edit (created when missing; shared with a running `annot serve`); omit it for an in-memory session', ignoreStdin: true }),
   };
+  static override flags = {
+    store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file; shares its op-log with every other process on it', exclusive: ['file'] }),
+  };
 
   async run(): Promise<void> {
-    const { args } = await this.parse(Mcp);
+    const { args, flags } = await this.parse(Mcp);
     const { runMcpOverStdio } = await import('../src/mcp/stdio.js');
-    await runMcpOverStdio({ path: args.file, version: this.config.version });
+    await runMcpOverStdio({ path: flags.store ?? args.file, version: this.config.version });
   }
 }

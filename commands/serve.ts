@@ -12,6 +12,7 @@ export default class Serve extends AnnotCommand {
     '<%= config.bin %> serve talk.annot --port 8080',
     'OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 <%= config.bin %> serve talk.annot --otel',
     'ANNOT_TOKEN=s3cret <%= config.bin %> serve talk.annot --host 0.0.0.0 --port 8080',
+    '<%= config.bin %> serve --store postgres://postgres@127.0.0.1/annot?project=talks',
   ];
   static override args = {
     file: Args.string({ description: 'the .annot file to serve (created when missing); default: an in-memory store', ignoreStdin: true }),
@@ -22,6 +23,7 @@ export default class Serve extends AnnotCommand {
     token: Flags.string({ description: 'require "Authorization: Bearer <token>" on every route but /health', env: 'ANNOT_TOKEN' }),
     'max-body': Flags.string({ description: 'largest JSON request body (e.g. 1MiB, 512k)', default: '1MiB' }),
     'max-import': Flags.string({ description: 'largest /import upload', default: '64MiB' }),
+    store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file; processes on one project share one clock', exclusive: ['file'] }),
     mcp: Flags.boolean({ description: 'also serve the MCP tools over streamable HTTP at /mcp, sharing the store and op-log', default: false }),
     otel: Flags.boolean({
       description: 'record OpenTelemetry traces (requests, MCP tool calls, store queries and writes) and export them over OTLP, configured by the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, ...)',
@@ -31,8 +33,9 @@ export default class Serve extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Serve);
-    const [{ startServer, openServedStore }, { parseByteSize }, { InvalidInputError }] = await Promise.all([
+    const [{ startServer }, { openServiceStore, redactLocation }, { parseByteSize }, { InvalidInputError }] = await Promise.all([
       import('../src/server/serve.js'),
+      import('../src/service/open-service-store.js'),
       import('../src/server/byte-size.js'),
       import('../src/errors/annot-error.js'),
     ]);
@@ -40,7 +43,8 @@ export default class Serve extends AnnotCommand {
     const maxImportBytes = parseByteSize(flags['max-import'], '--max-import');
     if (flags.token !== undefined && flags.token.trim() === '') throw new InvalidInputError('--token (or ANNOT_TOKEN) is empty; give a token or leave it unset');
 
-    const store = await openServedStore(args.file);
+    const location = flags.store ?? args.file;
+    const store = await openServiceStore(location, { create: true });
     let server;
     let stopOtel: (() => Promise<void>) | undefined;
     try {
@@ -59,7 +63,7 @@ export default class Serve extends AnnotCommand {
       throw error;
     }
     writeLine(`annot serve: listening on ${server.url}`);
-    notice(`annot serve: serving ${args.file ?? `an in-memory ${store.kind} store`}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);
+    notice(`annot serve: serving ${location === undefined ? `an in-memory ${store.kind} store` : redactLocation(location)}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);
 
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));

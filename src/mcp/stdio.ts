@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AnnotationService } from '../service/annotation-service.js';
-import { openServiceStore } from './open-store.js';
+import { openServiceStore, redactLocation } from '../service/open-service-store.js';
 import { buildMcpServer } from './server.js';
 
 export interface StdioSessionOptions {
@@ -24,14 +24,14 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export async function runMcpOverStdio(options: StdioSessionOptions = {}): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   keepStdoutForProtocol();
-  const store = await openServiceStore(options.path);
+  const store = await openServiceStore(options.path, { create: true });
   const server = buildMcpServer(new AnnotationService(store), { version: options.version });
   const transport = new StdioServerTransport();
   transport.onerror = (error) => log(`annot mcp: ${error.message}`);
   const pending = new PendingRequests();
   await server.connect(transport);
   pending.watch(transport);
-  log(`annot mcp: serving ${options.path ?? 'an in-memory store'} over stdio`);
+  log(`annot mcp: serving ${options.path === undefined ? 'an in-memory store' : redactLocation(options.path)} over stdio`);
 
   const ended = new AbortController();
   const end = () => ended.abort();

@@ -1,11 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { InvalidInputError } from '../errors/annot-error.js';
-import { isOpLoggedStore, type OpLoggedStore } from '../oplog/op-logged-store.js';
+import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import { AnnotationService } from '../service/annotation-service.js';
-import { MemoryStore } from '../store/memory.js';
-import { SqliteStore } from '../store/sqlite.js';
-import type { AnnotationStore } from '../store/store.js';
 import { buildApp, type AppOptions } from './app.js';
 
 // The `annot/server` subpath entry: the app builder beside the server starter.
@@ -53,17 +49,4 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return closing;
     },
   };
-}
-
-/**
- * The store `annot serve` serves: the `.annot` file when one is given (created when missing),
- * else a private in-memory store — SQLite's when this build's SQLite store keeps an op-log,
- * otherwise the memory store (same contract, same answers).
- */
-export async function openServedStore(file: string | undefined): Promise<OpLoggedStore> {
-  const store: AnnotationStore = await SqliteStore.open(file ?? ':memory:', { create: true });
-  if (isOpLoggedStore(store)) return store;
-  await store.close();
-  if (file === undefined) return new MemoryStore();
-  throw new InvalidInputError(`${file}: this build's .annot store has no op-log yet, so it cannot be served; run annot serve without a file for an in-memory store`);
 }

@@ -2,22 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ANNOT_BIN } from '../support/run-cli.js';
-
-/**
- * Whether the built `.annot` store keeps an op-log (until it does, `annot mcp` runs without a
- * file). The child process runs the build, so the build is what is asked, not the sources.
- */
-export function sqliteHasOpLog(): boolean {
-  return builtFileHas('../../dist/src/store/sqlite.js', 'applyLogged(');
-}
-
-export function builtFileHas(relativePath: string, text: string): boolean {
-  const path = fileURLToPath(new URL(relativePath, import.meta.url));
-  return existsSync(path) && readFileSync(path, 'utf8').includes(text);
-}
 
 export interface ToolClient {
   readonly client: Client;

@@ -2,11 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { ANNOT_BIN } from '../support/run-cli.js';
 import { tempDir } from '../support/sample-annot.js';
-import { annotMcpTransport, builtFileHas, connectTools, sqliteHasOpLog, type ToolClient } from './mcp-client.js';
+import { annotMcpTransport, connectTools, type ToolClient } from './mcp-client.js';
 
-// Needs the built SQLite op-log and the built `annot serve`; until both exist the test says so and skips.
-const ready = sqliteHasOpLog() && builtFileHas('../../dist/commands/serve.js', 'startServer');
-if (!ready) console.warn('shared-clock test skipped: the build lacks the SQLite op-log or `annot serve` (run npx tsc -p tsconfig.build.json once both exist)');
 
 interface Served {
   child: ChildProcessWithoutNullStreams;
@@ -34,7 +31,7 @@ async function post(url: string, body: unknown): Promise<number> {
   return Number(response.headers.get('x-service-clock'));
 }
 
-(ready ? describe : describe.skip)('annot serve and annot mcp on one .annot file', () => {
+describe('annot serve and annot mcp on one .annot file', () => {
   const { dir, cleanup } = tempDir('annot-shared-clock-');
   const file = join(dir, 'shared.annot');
   let served: Served;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { tempDir } from '../support/sample-annot.js';
-import { annotMcpTransport, connectTools, sqliteHasOpLog, type ToolClient } from './mcp-client.js';
+import { annotMcpTransport, connectTools, type ToolClient } from './mcp-client.js';
 
 type Wire = {
   id: string;
@@ -18,11 +18,10 @@ const TOOL_NAMES = [
 
 describe('annot mcp over stdio, driven by the MCP SDK client', () => {
   const { dir, cleanup } = tempDir('annot-mcp-');
-  const file = sqliteHasOpLog() ? join(dir, 'talk.annot') : undefined;
+  const file = join(dir, 'talk.annot');
   let tools: ToolClient;
 
   beforeAll(async () => {
-    if (file === undefined) console.warn('SqliteStore has no op-log yet: annot mcp is tested on its in-memory store, not on an .annot file');
     tools = await connectTools(annotMcpTransport(file));
   });
   afterAll(async () => {

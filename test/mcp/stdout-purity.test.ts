@@ -3,7 +3,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ANNOT_BIN, runCli } from '../support/run-cli.js';
 import { tempDir } from '../support/sample-annot.js';
-import { sqliteHasOpLog } from './mcp-client.js';
 
 interface Session {
   child: ChildProcessWithoutNullStreams;
@@ -63,7 +62,7 @@ function expectOnlyJsonRpc(lines: string[]): Array<Record<string, unknown>> {
 
 describe('annot mcp keeps stdout for the protocol', () => {
   const { dir, cleanup } = tempDir('annot-mcp-purity-');
-  const fileArgs = sqliteHasOpLog() ? [join(dir, 'purity.annot')] : [];
+  const fileArgs = [join(dir, 'purity.annot')];
   afterAll(cleanup);
 
   it('writes nothing but JSON-RPC messages to stdout, through start-up, errors, garbage input and shutdown', async () => {

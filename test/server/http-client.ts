@@ -1,4 +1,4 @@
-import { isOpLoggedStore, type OpLoggedStore } from '../../src/oplog/op-logged-store.js';
+import type { OpLoggedStore } from '../../src/oplog/op-logged-store.js';
 import { startServer, type RunningServer, type ServeOptions } from '../../src/server/serve.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
@@ -19,14 +19,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The stores the HTTP tests run against: memory always, SQLite in memory once it keeps an op-log. */
-export const STORE_KINDS: Array<'memory' | 'sqlite'> = typeof (SqliteStore.prototype as unknown as { applyLogged?: unknown }).applyLogged === 'function' ? ['memory', 'sqlite'] : ['memory'];
+/** The stores the HTTP tests run against. */
+export const STORE_KINDS: Array<'memory' | 'sqlite'> = ['memory', 'sqlite'];
 
 async function openStore(kind: 'memory' | 'sqlite'): Promise<OpLoggedStore> {
   if (kind === 'memory') return new MemoryStore();
-  const store = await SqliteStore.open(':memory:');
-  if (!isOpLoggedStore(store)) throw new Error('SqliteStore has no op-log');
-  return store;
+  return SqliteStore.open(':memory:');
 }
 
 /** A real server on 127.0.0.1 with a free port, over a fresh store (memory by default). */

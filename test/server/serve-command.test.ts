@@ -34,7 +34,6 @@ function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Served> {
 }
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const sqliteHasOpLog = typeof (SqliteStore.prototype as unknown as { applyLogged?: unknown }).applyLogged === 'function';
 
 describe('annot serve (the built CLI)', () => {
   const { dir, cleanup } = tempDir();
@@ -99,7 +98,7 @@ describe('annot serve (the built CLI)', () => {
     }
   });
 
-  (sqliteHasOpLog ? it : it.skip)('serves an .annot file and leaves it closed and consistent after SIGTERM', async () => {
+  it('serves an .annot file and leaves it closed and consistent after SIGTERM', async () => {
     const file = join(dir, 'served.annot');
     const served = await serve([file]);
     expect((await fetch(`${served.url}/tiers`, json(WORDS_TIER))).status).toBe(201);
@@ -115,13 +114,5 @@ describe('annot serve (the built CLI)', () => {
     } finally {
       await store.close();
     }
-  });
-
-  (sqliteHasOpLog ? it.skip : it)('refuses to serve an .annot file while the SQLite store has no op-log, with exit 1', async () => {
-    const child = spawn(process.execPath, [ANNOT_BIN, 'serve', join(dir, 'x.annot')], { env: { ...process.env, ANNOT_TOKEN: '' } });
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(1);
-    expect(err).toContain('has no op-log yet');
   });
 });
