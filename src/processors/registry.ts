@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import { withProcessorSpan } from '../telemetry/tracing.js';
 import { AnnotError } from '../errors/annot-error.js';
 import { createAjv, issuesFromAjv } from '../schemas/ajv.js';
 import type { AnnotationService } from '../service/annotation-service.js';
@@ -88,11 +89,13 @@ export async function runProcessor(
   const signal = options.signal ?? new AbortController().signal;
   signal.throwIfAborted();
   try {
-    return await processor.run(service, resolved, {
-      actor: options.actor ?? `processor:${name}`,
-      onProgress: options.onProgress ?? (() => {}),
-      signal,
-    });
+    return await withProcessorSpan(name, () =>
+      processor.run(service, resolved, {
+        actor: options.actor ?? `processor:${name}`,
+        onProgress: options.onProgress ?? (() => {}),
+        signal,
+      }),
+    );
   } catch (error) {
     if (error instanceof AnnotError || signal.aborted) throw error;
     throw new ProcessorFailedError(`processor "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
