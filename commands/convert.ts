@@ -9,10 +9,12 @@ export default class Convert extends AnnotCommand {
     '<%= config.bin %> convert interview.eaf interview.annot',
     '<%= config.bin %> convert talk.vtt talk.srt',
     'cat talk.vtt | <%= config.bin %> convert - - --from webvtt --to srt',
+    '<%= config.bin %> convert interview.eaf "postgres://postgres@127.0.0.1/annot?project=interviews"',
+    '<%= config.bin %> convert "postgres://postgres@127.0.0.1/annot?project=interviews" interviews.annot --to annot',
   ];
   static override args = {
-    input: Args.string({ description: 'input file, or - for standard input', ignoreStdin: true, required: true }),
-    output: Args.string({ description: 'output file, or - for standard output (needs --to)', ignoreStdin: true, required: true }),
+    input: Args.string({ description: 'input file, - for standard input, or a postgres://…?project=name URL', ignoreStdin: true, required: true }),
+    output: Args.string({ description: 'output file, - for standard output (needs --to), or a postgres://…?project=name URL', ignoreStdin: true, required: true }),
   };
   static override flags = {
     from: Flags.string({ description: 'input format (default: from the extension, then the content)' }),
@@ -26,10 +28,11 @@ export default class Convert extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Convert);
-    const [{ convertFile }, { registerBuiltinFormats }, { conversionProgress }] = await Promise.all([
+    const [{ convertFile }, { registerBuiltinFormats }, { conversionProgress }, { redactLocation }] = await Promise.all([
       import('../src/service/convert-file.js'),
       import('../src/adapters/builtin.js'),
       import('../src/cli/progress.js'),
+      import('../src/service/open-service-store.js'),
     ]);
     registerBuiltinFormats();
     const progress = conversionProgress();
@@ -57,6 +60,6 @@ export default class Convert extends AnnotCommand {
     for (const { what, count } of report.dropped) {
       notice(`${report.to} keeps no ${what}: dropped for ${count.toLocaleString('en-US')} annotation${count === 1 ? '' : 's'}`);
     }
-    if (args.output !== '-') notice(`wrote ${args.output} (${report.to}): ${report.annotations.toLocaleString('en-US')} annotations in ${report.tiers} tiers`);
+    if (args.output !== '-') notice(`wrote ${redactLocation(args.output)} (${report.to}): ${report.annotations.toLocaleString('en-US')} annotations in ${report.tiers} tiers`);
   }
 }

@@ -2,14 +2,16 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { DumpReport, FormatAdapter } from '../adapters/adapter.js';
-import { loadIntoStore } from '../adapters/load-into-store.js';
+import type { DumpReport, FormatAdapter, LoadOptions } from '../adapters/adapter.js';
+import { loadIntoStore, parentsFirst } from '../adapters/load-into-store.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
+import type { Mutation } from '../oplog/mutation.js';
+import { isPostgresLocation } from './open-service-store.js';
 import { writeAtomically } from './atomic-file.js';
 
 export interface ConvertRequest {
@@ -49,9 +51,10 @@ export interface ConvertReport {
 export async function convertFile(request: ConvertRequest): Promise<ConvertReport> {
   const scratch = mkdtempSync(join(tmpdir(), 'annot-convert-'));
   try {
+    if (request.output === '-' && !request.to) throw new InvalidInputError('writing to standard output needs --to FORMAT');
+    if (isPostgresLocation(request.input) || isPostgresLocation(request.output)) return await convertWithDatabase(request, scratch);
     const inputPath = request.input === '-' ? await spoolStdin(request, scratch) : request.input;
     const source = inferFormat({ explicit: request.from, path: request.input === '-' ? undefined : inputPath, head: readHead(inputPath) });
-    if (request.output === '-' && !request.to) throw new InvalidInputError('writing to standard output needs --to FORMAT');
     const target = inferFormat({ explicit: request.to, path: request.output });
     const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
     const write = (path: string) => convertInto(inputPath, source, path, target, request);
@@ -76,15 +79,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
   } else {
     const codec = await source.codec();
     const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () =>
-      codec.load(inputPath, {
-        sourceName: request.input === '-' ? '<stdin>' : request.input,
-        rate: request.rate,
-        strictTime: request.strictTime,
-        assetId: request.assetId,
-        tier: request.tier,
-        now: RationalTime.now(1000),
-        warn: request.warn,
-      }),
+      codec.load(inputPath, loadOptions(request)),
     );
     if (target.name === 'annot') {
       // Into .annot the new file itself is the store, filled in one transaction (the file is a temporary one anyway).
@@ -121,6 +116,78 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Conversions where one side is a PostgreSQL project (`postgres://…?project=x`). Into the
+ * database, the input is parsed and checked in memory first, then written with its tiers and
+ * metadata as one logged transaction: all or nothing, and in the op-log like any import. Out of
+ * the database, the project is read as a store and written like any other source.
+ */
+async function convertWithDatabase(request: ConvertRequest, scratch: string): Promise<ConvertReport> {
+  const { openServiceStore, redactLocation } = await import('./open-service-store.js');
+  if (isPostgresLocation(request.input)) {
+    if (isPostgresLocation(request.output)) throw new InvalidInputError('converting from one database project to another is not supported; go through a .annot file');
+    const source = await openServiceStore(request.input);
+    const target = inferFormat({ explicit: request.to, path: request.output });
+    const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
+    try {
+      const write = async (path: string): Promise<ConvertReport> => {
+        const codec = await target.codec();
+        const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, () =>
+          codec.dump(source, path, { targetName: request.output === '-' ? '<stdout>' : request.output, tier: request.tier, variant: request.variant, warn: request.warn }),
+        );
+        return { from: 'postgres', to: target.name, annotations: await source.count(), tiers: (await source.listTiers()).length, dropped: dumped.dropped, quantized: { count: 0, maxErrorSeconds: 0 } };
+      };
+      const report = request.output === '-' ? await write(outputPath) : await writeAtomically(outputPath, write);
+      if (request.output === '-') await pipeline(createReadStream(outputPath), request.stdout ?? process.stdout, { end: false });
+      return report;
+    } finally {
+      await source.close();
+    }
+  }
+  const inputPath = request.input === '-' ? await spoolStdin(request, scratch) : request.input;
+  const source = inferFormat({ explicit: request.from, path: request.input === '-' ? undefined : inputPath, head: readHead(inputPath) });
+  const { MemoryStore } = await import('../store/memory.js');
+  const staged = new MemoryStore();
+  let quantized = { count: 0, maxErrorSeconds: 0 };
+  if (source.name === 'annot') {
+    const { annotCodec } = await import('../adapters/annot/codec.js');
+    await loadIntoStore(await annotCodec.load(inputPath, loadOptions(request)), staged);
+  } else {
+    const codec = await source.codec();
+    const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => codec.load(inputPath, loadOptions(request)));
+    await loadIntoStore(document, staged, { onProgress: request.onProgress });
+    quantized = document.quantization();
+  }
+  const mutations: Mutation[] = [];
+  for (const tier of parentsFirst(await staged.listTiers())) mutations.push({ kind: 'add_tier', tier });
+  for (const [key, value] of Object.entries(await staged.listMeta())) mutations.push({ kind: 'set_meta', key, value });
+  for await (const annotation of staged.all()) mutations.push({ kind: 'add_annotation', annotation });
+  const target = await openServiceStore(request.output);
+  try {
+    await withSpan('adapter.dump postgres', { [ATTR_FORMAT]: 'postgres', [ATTR_ANNOTATION_COUNT]: await staged.count() }, () =>
+      target.applyLogged(mutations, { actor: 'cli:convert', receivedAt: RationalTime.now(1000) }),
+    );
+  } catch (error) {
+    if (error instanceof Error) error.message = `${redactLocation(request.output)}: ${error.message} (nothing was written)`;
+    throw error;
+  } finally {
+    await target.close();
+  }
+  return { from: source.name, to: 'postgres', annotations: await staged.count(), tiers: (await staged.listTiers()).length, dropped: [], quantized };
+}
+
+function loadOptions(request: ConvertRequest): LoadOptions {
+  return {
+    sourceName: request.input === '-' ? '<stdin>' : request.input,
+    rate: request.rate,
+    strictTime: request.strictTime,
+    assetId: request.assetId,
+    tier: request.tier,
+    now: RationalTime.now(1000),
+    warn: request.warn,
+  };
 }
 
 async function spoolStdin(request: ConvertRequest, scratch: string): Promise<string> {

@@ -38,10 +38,11 @@ export async function connectTools(transport: Transport): Promise<ToolClient> {
 }
 
 /** `annot mcp [file]` as a child process of the built CLI, driven by the SDK's stdio client. */
-export function annotMcpTransport(file?: string): StdioClientTransport {
+/** `annot mcp` as a child process; `location` is a .annot path, or `['--store', url]`. */
+export function annotMcpTransport(location?: string | string[]): StdioClientTransport {
   return new StdioClientTransport({
     command: process.execPath,
-    args: [ANNOT_BIN, 'mcp', ...(file === undefined ? [] : [file])],
+    args: [ANNOT_BIN, 'mcp', ...(location === undefined ? [] : Array.isArray(location) ? location : [location])],
     stderr: 'pipe',
   });
 }

@@ -19,30 +19,18 @@ import { LossyTimeConversionError } from '../../src/time/errors.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { describeOpLogContract } from '../oplog/contract.js';
 import { describeStoreContract } from './contract.js';
+import { POSTGRES_URL, describeWithPostgres, postgresUnreachable } from '../support/postgres.js';
 import { ann, collect, idFor, ids, iv, point, refAnn, tier } from './fixtures.js';
 
 jest.setTimeout(60_000);
 
-const URL_ = process.env.ANNOT_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const URL_ = POSTGRES_URL;
 /** Every project this run makes starts with this, so afterAll can sweep what a failed test left. */
 const RUN = `jest-${randomBytes(4).toString('hex')}`;
 let counter = 0;
 const freshProject = (): string => `${RUN}-${++counter}`;
 
-async function reachable(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: URL_, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const unreachable = await reachable();
+const unreachable = await postgresUnreachable();
 const context = { actor: 'user:test', receivedAt: new RationalTime(1_700_000_000_000, 1000) };
 
 async function open(options: { project?: string; rate?: number } = {}): Promise<PostgresStore> {
@@ -53,20 +41,7 @@ async function drop(store: AnnotationStore): Promise<void> {
   await (store as PostgresStore).dropProject();
 }
 
-if (unreachable !== null) {
-  if (process.env.CI === 'true') {
-    describe('PostgresStore', () => {
-      it('needs the PostgreSQL server at ANNOT_PG_URL in CI', () => {
-        throw new Error(`PostgreSQL at ${URL_} is unreachable (${unreachable}); CI must run the PostgreSQL store tests`);
-      });
-    });
-  } else {
-    console.warn(`\n!!! PostgreSQL at ${URL_} is unreachable (${unreachable}): SKIPPING every PostgresStore test. Set ANNOT_PG_URL or start PostgreSQL. !!!\n`);
-    describe.skip('PostgresStore (PostgreSQL unreachable)', () => {
-      it('is skipped', () => undefined);
-    });
-  }
-} else {
+describeWithPostgres('PostgresStore', unreachable, () => {
   afterAll(async () => {
     // Sweep projects a failed test may have left behind; never more than this run's own.
     const client = new pg.Client(URL_);
@@ -318,4 +293,4 @@ if (unreachable !== null) {
       }
     });
   });
-}
+});
