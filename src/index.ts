@@ -117,7 +117,10 @@ export {
   KeyMismatchError,
   StoreFormatError,
   TierInUseError,
+  ProjectRateLossError,
+  ProjectRateMismatchError,
   TierNotFoundError,
+  TierOverlapError,
   UnknownTierError,
 } from './store/errors.js';
 
@@ -163,6 +166,22 @@ export { BUILTIN_FORMATS, registerBuiltinFormats } from './adapters/builtin.js';
 export { loadIntoStore } from './adapters/load-into-store.js';
 export { decimalRateFor, exactFrameRate, ImportClock } from './adapters/import-clock.js';
 export { FormatParseError, UnknownFormatError, UnrepresentableError, type SourceLocation } from './adapters/errors.js';
+
+// processors (the Redis queue and worker are the `annot/queue` and `annot/worker` subpaths; PostgresStore is `annot/postgres`)
+export {
+  getProcessor,
+  listProcessors,
+  registerProcessor,
+  resolveProcessorParams,
+  runProcessor,
+  unregisterProcessor,
+  type ProcessorInfo,
+  type RunProcessorOptions,
+} from './processors/registry.js';
+export { type Processor, type ProcessorContext, type ProcessorProgress, type ProcessorResult } from './processors/processor.js';
+export { parseParamArgs } from './processors/params.js';
+export { JobNotFoundError, ProcessorFailedError, ProcessorParamsError, QueueUnavailableError, UnknownProcessorError } from './processors/errors.js';
+export { isPostgresLocation, openServiceStore, redactLocation } from './service/open-service-store.js';
 
 // opt-in OpenTelemetry (the API only; the SDK loads inside startOtelSdk)
 export { activeTracer, isTracingActive, TRACER_NAME, withProcessorSpan, withSpan } from './telemetry/tracing.js';
