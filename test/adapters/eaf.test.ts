@@ -16,27 +16,16 @@ import { MemoryStore } from '../../src/store/memory.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
+import { loadOptions, loadWith } from './codec-harness.js';
 
 const FIXTURES = new URL('../../fixtures/eaf/', import.meta.url).pathname;
 const CORPUS = new URL('../../../shared/corpus/eaf/', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'annot-eaf-'));
 
-function options(extra: Partial<LoadOptions> = {}): LoadOptions {
-  return { sourceName: 'in.eaf', now: RationalTime.now(1000), warn: () => undefined, ...extra };
-}
+const options = (extra: Partial<LoadOptions> = {}): LoadOptions => loadOptions({ sourceName: 'in.eaf', ...extra });
 
-async function load(path: string, extra: Partial<LoadOptions> = {}) {
-  const document = await eafCodec.load(path, options({ sourceName: path, ...extra }));
-  const store = new MemoryStore();
-  await loadIntoStore(document, store);
-  return { store, document, annotations: await all(store) };
-}
+const load = (path: string, extra: Partial<LoadOptions> = {}) => loadWith(eafCodec, path, extra);
 
-async function all(store: AnnotationStore): Promise<Annotation[]> {
-  const out: Annotation[] = [];
-  for await (const annotation of store.all()) out.push(annotation);
-  return out;
-}
 
 function loadText(text: string, name = 'case.eaf') {
   const path = join(work, name);

@@ -7,7 +7,6 @@ import type { LoadOptions } from '../../src/adapters/adapter.js';
 import { FormatParseError } from '../../src/adapters/errors.js';
 import { jamsCodec } from '../../src/adapters/jams/codec.js';
 import { jamsFormat } from '../../src/adapters/jams/format.js';
-import { loadIntoStore } from '../../src/adapters/load-into-store.js';
 import { makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
 import { makeTier } from '../../src/model/tier.js';
 import { validateBody } from '../../src/schemas/registry.js';
@@ -16,27 +15,17 @@ import { SqliteStore } from '../../src/store/sqlite.js';
 import type { AnnotationStore } from '../../src/store/store.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
+import { allOf, loadIntoAnnot, loadOptions, loadWith } from './codec-harness.js';
 
 const FIXTURES = new URL('../../fixtures/jams/', import.meta.url).pathname;
 const CORPUS = new URL('../../../shared/corpus/jams/', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'annot-jams-'));
 
-function options(extra: Partial<LoadOptions> = {}): LoadOptions {
-  return { sourceName: 'in.jams', now: RationalTime.now(1000), warn: () => undefined, ...extra };
-}
+const options = (extra: Partial<LoadOptions> = {}): LoadOptions => loadOptions({ sourceName: 'in.jams', ...extra });
 
-async function load(path: string, extra: Partial<LoadOptions> = {}) {
-  const document = await jamsCodec.load(path, options({ sourceName: path, ...extra }));
-  const store = new MemoryStore();
-  await loadIntoStore(document, store);
-  return { store, document, annotations: await all(store) };
-}
+const load = (path: string, extra: Partial<LoadOptions> = {}) => loadWith(jamsCodec, path, extra);
 
-async function all(store: MemoryStore): Promise<Annotation[]> {
-  const out: Annotation[] = [];
-  for await (const annotation of store.all()) out.push(annotation);
-  return out;
-}
+const all = allOf;
 
 /** The fields the jams format keeps: tier, time, asset, body and confidence (not ids, not provenance). */
 function kept(annotation: Annotation) {
@@ -57,11 +46,7 @@ async function roundTrip(store: AnnotationStore, name = 'out.jams') {
 }
 
 /** Loads a file into a fresh `.annot` (SqliteStore), as `annot convert x.ext x.annot` does. */
-async function intoAnnot(path: string, name: string): Promise<SqliteStore> {
-  const store = await SqliteStore.open(join(work, `${name}.annot`));
-  await loadIntoStore(await jamsCodec.load(path, { sourceName: path, now: RationalTime.now(1000), warn: () => undefined }), store);
-  return store;
-}
+const intoAnnot = (path: string, name: string): Promise<SqliteStore> => loadIntoAnnot(jamsCodec, path, join(work, `${name}.annot`));
 
 describe('the jams format descriptor', () => {
   it('sniffs JAMS text and gzip .jamz, and not Label Studio exports', () => {

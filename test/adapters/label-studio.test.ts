@@ -9,7 +9,6 @@ import { jamsFormat } from '../../src/adapters/jams/format.js';
 import { labelStudioFormat } from '../../src/adapters/label-studio/format.js';
 import { inferFormat, readHead, registerAdapter } from '../../src/adapters/registry.js';
 import { webAnnotationFormat } from '../../src/adapters/web-annotation/format.js';
-import { loadIntoStore } from '../../src/adapters/load-into-store.js';
 import { makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
 import { makeTier } from '../../src/model/tier.js';
 import { validateBody } from '../../src/schemas/registry.js';
@@ -18,20 +17,13 @@ import { SqliteStore } from '../../src/store/sqlite.js';
 import type { AnnotationStore } from '../../src/store/store.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
+import { loadIntoAnnot, loadWith } from './codec-harness.js';
 
 const FIXTURES = new URL('../../fixtures/label_studio/', import.meta.url).pathname;
 const CORPUS = new URL('../../../shared/corpus/label_studio/', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'annot-ls-'));
 
-async function load(path: string, extra: Partial<LoadOptions> = {}) {
-  const warnings: string[] = [];
-  const document = await labelStudioCodec.load(path, { sourceName: path, now: RationalTime.now(1000), warn: (m) => warnings.push(m), ...extra });
-  const store = new MemoryStore();
-  await loadIntoStore(document, store);
-  const annotations: Annotation[] = [];
-  for await (const annotation of store.all()) annotations.push(annotation);
-  return { store, document, annotations, warnings };
-}
+const load = (path: string, extra: Partial<LoadOptions> = {}) => loadWith(labelStudioCodec, path, extra);
 
 /** The fields label_studio keeps: tier, time, asset, body (the whole result) and confidence. */
 function kept(annotation: Annotation) {
@@ -52,11 +44,7 @@ async function roundTrip(store: AnnotationStore, name = 'out.labelstudio.json') 
 }
 
 /** Loads a file into a fresh `.annot` (SqliteStore), as `annot convert x.ext x.annot` does. */
-async function intoAnnot(path: string, name: string): Promise<SqliteStore> {
-  const store = await SqliteStore.open(join(work, `${name}.annot`));
-  await loadIntoStore(await labelStudioCodec.load(path, { sourceName: path, now: RationalTime.now(1000), warn: () => undefined }), store);
-  return store;
-}
+const intoAnnot = (path: string, name: string): Promise<SqliteStore> => loadIntoAnnot(labelStudioCodec, path, join(work, `${name}.annot`));
 
 describe('the label_studio format descriptor', () => {
   it('claims .labelstudio.json and sniffs exports but not JAMS', () => {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { LoadOptions } from '../../src/adapters/adapter.js';
 import { FormatParseError } from '../../src/adapters/errors.js';
-import { loadIntoStore } from '../../src/adapters/load-into-store.js';
 import { webAnnotationCodec } from '../../src/adapters/web-annotation/codec.js';
 import { webAnnotationFormat } from '../../src/adapters/web-annotation/format.js';
 import { temporalFragment, withTemporal } from '../../src/adapters/web-annotation/media-fragment.js';
@@ -16,20 +15,13 @@ import { SqliteStore } from '../../src/store/sqlite.js';
 import type { AnnotationStore } from '../../src/store/store.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
+import { loadIntoAnnot, loadWith } from './codec-harness.js';
 
 const FIXTURES = new URL('../../fixtures/web_annotation/', import.meta.url).pathname;
 const CORPUS = new URL('../../../shared/corpus/web_annotation/', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'annot-wa-'));
 
-async function load(path: string, extra: Partial<LoadOptions> = {}) {
-  const warnings: string[] = [];
-  const document = await webAnnotationCodec.load(path, { sourceName: path, now: RationalTime.now(1000), warn: (m) => warnings.push(m), ...extra });
-  const store = new MemoryStore();
-  await loadIntoStore(document, store);
-  const annotations: Annotation[] = [];
-  for await (const annotation of store.all()) annotations.push(annotation);
-  return { store, document, annotations, warnings };
-}
+const load = (path: string, extra: Partial<LoadOptions> = {}) => loadWith(webAnnotationCodec, path, extra);
 
 /** The fields web_annotation keeps: id, tier, time, asset and body (not confidence, not provenance). */
 function kept(annotation: Annotation) {
@@ -55,11 +47,7 @@ const seconds = (a: Annotation) => {
 };
 
 /** Loads a file into a fresh `.annot` (SqliteStore), as `annot convert x.ext x.annot` does. */
-async function intoAnnot(path: string, name: string): Promise<SqliteStore> {
-  const store = await SqliteStore.open(join(work, `${name}.annot`));
-  await loadIntoStore(await webAnnotationCodec.load(path, { sourceName: path, now: RationalTime.now(1000), warn: () => undefined }), store);
-  return store;
-}
+const intoAnnot = (path: string, name: string): Promise<SqliteStore> => loadIntoAnnot(webAnnotationCodec, path, join(work, `${name}.annot`));
 
 describe('media fragments', () => {
   it.each([

@@ -6,6 +6,7 @@
  * blank line, tags and entities left as written. A block with no timing line is skipped and
  * counted rather than guessed at.
  */
+import { formatTimestamp } from '../webvtt/timestamp.js';
 
 export interface SrtCue {
   readonly sequence: number | null;
@@ -144,16 +145,9 @@ function milliseconds(hours: string | undefined, minutes: string, seconds: strin
   return ((Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000 + ms;
 }
 
-/** `HH:MM:SS,mmm`. */
+/** `HH:MM:SS,mmm`: WebVTT's timestamp with SubRip's comma. */
 export function formatSrtTimestamp(ms: number): string {
-  const fraction = ms % 1000;
-  const totalSeconds = (ms - fraction) / 1000;
-  const seconds = totalSeconds % 60;
-  const totalMinutes = (totalSeconds - seconds) / 60;
-  const minutes = totalMinutes % 60;
-  const hours = (totalMinutes - minutes) / 60;
-  const pad = (value: number, width: number): string => String(value).padStart(width, '0');
-  return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)},${pad(fraction, 3)}`;
+  return formatTimestamp(ms).replace('.', ',');
 }
 
 /** A timestamp as the reader accepts it, in milliseconds, or null. */
