@@ -48,9 +48,15 @@ function copy(value: unknown, path: string, ancestors: Set<object>): JsonValue {
       if (!isPlainArray(object)) throw new NotJsonError(path, describe(object));
       const items: JsonValue[] = [];
       for (let index = 0; index < object.length; index++) {
+        const item: unknown = object[index];
+        // Strings and booleans need no check: the path (a string built per item) is made only when needed.
+        if (typeof item === 'string' || typeof item === 'boolean') {
+          items.push(item);
+          continue;
+        }
         const itemPath = `${path}[${index}]`;
         if (!(index in object)) throw new NotJsonError(itemPath, 'a hole in a sparse array');
-        items.push(copy(object[index], itemPath, ancestors));
+        items.push(copy(item, itemPath, ancestors));
       }
       return Object.freeze(items);
     }
@@ -60,8 +66,13 @@ function copy(value: unknown, path: string, ancestors: Set<object>): JsonValue {
     if (symbols.length > 0) throw new NonStringBodyKeyError(path, symbols[0]);
     const out: Record<string, JsonValue> = {};
     for (const key of Object.keys(object)) {
-      const itemPath = `${path}[${JSON.stringify(key)}]`;
       const item = (object as Record<string, unknown>)[key];
+      // Strings and booleans need no check: the path (JSON-quoting the key) is built only when needed.
+      if ((typeof item === 'string' || typeof item === 'boolean') && key !== '__proto__') {
+        out[key] = item;
+        continue;
+      }
+      const itemPath = `${path}[${JSON.stringify(key)}]`;
       if (item === undefined) throw new NotJsonError(itemPath, 'undefined (omit the key instead)');
       const copied = copy(item, itemPath, ancestors);
       // A plain assignment of "__proto__" would set the prototype instead of a key.

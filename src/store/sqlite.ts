@@ -31,14 +31,18 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** The columns every read selects, in this order (rows are read as arrays). */
-const SELECT = 'id, tier, ref_kind, asset_id, target_id, start_v, start_r, end_v, end_r, body, body_schema_uri, ' +
-  'generated_by, attributed_to, derived_from, generated_at_v, generated_at_r, confidence';
+/**
+ * The columns every read selects, in this order (rows are read as arrays). Each value crossing
+ * from SQLite costs about as much as the row lookup itself, so a read takes ten values, not
+ * seventeen: the strings that repeat from row to row come packed into one JSON array (decoded
+ * once per distinct array, see decodeShared), and the id comes as hex text (a Buffer per row
+ * cost more than the string, see blobToId).
+ */
+const SELECT = 'lower(hex(id)), json_array(tier, ref_kind, asset_id, target_id, body_schema_uri, generated_by, attributed_to, json(derived_from)), ' +
+  'start_v, start_r, end_v, end_r, generated_at_v, generated_at_r, body, confidence';
 type Row = [
-  id: Buffer, tier: string, refKind: string, assetId: string | null, targetId: string | null,
-  startV: number | null, startR: number | null, endV: number | null, endR: number | null,
-  body: string, bodySchemaUri: string, generatedBy: string, attributedTo: string, derivedFrom: string,
-  generatedAtV: number, generatedAtR: number, confidence: number | null,
+  hexId: string, shared: string, startV: number | null, startR: number | null, endV: number | null, endR: number | null,
+  generatedAtV: number, generatedAtR: number, body: string, confidence: number | null,
 ];
 type PagedRow = [...Row, seq: number];
 type KeyRow = [startF: number, seq: number, startV: number, startR: number, endV: number, endR: number];
@@ -71,6 +75,8 @@ export class SqliteStore implements OpLoggedStore {
 
   private readonly db: Database.Database;
   private readonly stmt: ReturnType<typeof prepareStatements>;
+  /** One BEGIN IMMEDIATE wrapper for every write: better-sqlite3 builds a new one per db.transaction() call, which cost ~5% of a create. */
+  private readonly runImmediate: (work: () => unknown) => unknown;
   private tierNames = new Set<string>();
   private classes: number[] = [];
   private classSet = new Set<number>();
@@ -87,6 +93,7 @@ export class SqliteStore implements OpLoggedStore {
   ) {
     this.db = db;
     this.stmt = prepareStatements(db);
+    this.runImmediate = db.transaction((work: () => unknown) => work()).immediate;
   }
 
   /** Opens (or creates) the `.annot` file at `path`; `:memory:` gives a private in-memory store. */
@@ -153,11 +160,11 @@ export class SqliteStore implements OpLoggedStore {
     await this.idle();
     if (Symbol.iterator in annotations) {
       const source = annotations as Iterable<Annotation>;
-      return this.db.transaction(() => {
+      return this.immediate(() => {
         const batch = this.beginBatch();
         for (const annotation of source) batch.insert(annotation);
         return batch.finish();
-      }).immediate();
+      });
     }
     const release = this.lock();
     this.db.exec('BEGIN IMMEDIATE');
@@ -207,14 +214,14 @@ export class SqliteStore implements OpLoggedStore {
       const rows = this.stmt.page.all(after, PAGE) as PagedRow[];
       for (const row of rows) yield decode(row);
       if (rows.length < PAGE) return;
-      after = rows[rows.length - 1][17];
+      after = rows[rows.length - 1][10];
     }
   }
 
   async addTier(tier: Tier, _options: AddTierOptions = {}): Promise<void> {
     this.writable();
     await this.idle();
-    this.db.transaction(() => this.addTierNow(tier)).immediate();
+    this.immediate(() => this.addTierNow(tier));
   }
 
   async getTier(name: string): Promise<Tier | null> {
@@ -295,18 +302,18 @@ export class SqliteStore implements OpLoggedStore {
       if (seen.has(annotation.id)) throw new DuplicateAnnotationIdError(`setAt ${key.toString()}: annotation id ${annotation.id} appears twice in the list`);
       seen.add(annotation.id);
     }
-    this.db.transaction(() => {
+    this.immediate(() => {
       this.removeAt(key);
       const batch = this.beginBatch();
       for (const annotation of annotations) batch.insert(annotation);
       batch.finish();
-    }).immediate();
+    });
   }
 
   async deleteAt(key: TimeInterval): Promise<number> {
     this.writable();
     await this.idle();
-    return this.db.transaction(() => this.removeAt(key)).immediate();
+    return this.immediate(() => this.removeAt(key));
   }
 
   /** Distinct intervals by value, ordered by start then end: a merge of one rowid-keyed page stream per duration class. */
@@ -347,7 +354,7 @@ export class SqliteStore implements OpLoggedStore {
   async applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
     this.writable();
     await this.idle();
-    return this.db.transaction(() => {
+    return this.immediate(() => {
       this.refresh();
       let clock = (this.stmt.latestClock.get() as number | null) ?? 0;
       const appended: OpLogEntry[] = [];
@@ -369,7 +376,7 @@ export class SqliteStore implements OpLoggedStore {
       }
       additions?.finish();
       return appended;
-    }).immediate();
+    });
   }
 
   async latestClock(): Promise<number> {
@@ -406,7 +413,8 @@ export class SqliteStore implements OpLoggedStore {
    */
   private beginBatch(): { insert(annotation: Annotation): void; finish(): number } {
     this.refresh();
-    const bulkCandidate = this.stmt.anyRow.get() === undefined;
+    // Whether the file was empty before this batch is asked only once the batch is big enough to
+    // matter (then the file holds exactly this batch's rows): one query less per single create.
     let added = 0;
     let dropped = false;
     return {
@@ -419,7 +427,7 @@ export class SqliteStore implements OpLoggedStore {
           throw error;
         }
         added++;
-        if (bulkCandidate && !dropped && added === BULK_LOAD_ROWS) {
+        if (added === BULK_LOAD_ROWS && (this.stmt.count.get() as number) === BULK_LOAD_ROWS) {
           this.db.exec('DROP INDEX annotations_id; DROP INDEX annotations_interval');
           dropped = true;
         }
@@ -558,8 +566,8 @@ export class SqliteStore implements OpLoggedStore {
         ? this.stmt.candidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
         : this.stmt.tierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as Row[];
       for (const row of rows) {
-        const interval = new TimeInterval(new RationalTime(row[5] as number, row[6] as number), new RationalTime(row[7] as number, row[8] as number));
-        if (keep(interval)) hits.push({ annotation: decode(row, interval), interval, startF: interval.start.v / interval.start.r, endF: interval.end.v / interval.end.r });
+        const interval = new TimeInterval(new RationalTime(row[2] as number, row[3] as number), new RationalTime(row[4] as number, row[5] as number));
+        if (keep(interval)) hits.push({ annotation: decode(row, interval), interval, startF: (row[2] as number) / (row[3] as number), endF: (row[4] as number) / (row[5] as number) });
       }
     }
     return hits.sort(compareHits).map((hit) => hit.annotation);
@@ -578,6 +586,11 @@ export class SqliteStore implements OpLoggedStore {
     this.classSet = new Set(this.stmt.listClasses.all() as number[]);
     this.classes = [...this.classSet].sort((a, b) => a - b);
     this.tierNames = new Set(this.stmt.listTierNames.all() as string[]);
+  }
+
+  /** Runs `work` in one BEGIN IMMEDIATE transaction (a savepoint when one is already open). */
+  private immediate<T>(work: () => T): T {
+    return this.runImmediate(work) as T;
   }
 
   /** Waits while an async addMany holds the connection's transaction. */
@@ -648,7 +661,6 @@ function prepareStatements(db: Database.Database) {
     getById: db.prepare(`SELECT ${SELECT} FROM annotations WHERE id = ?`).raw(),
     deleteById: db.prepare(`DELETE FROM annotations WHERE id = ? RETURNING ${SELECT}`).raw(),
     deleteBySeq: db.prepare('DELETE FROM annotations WHERE seq = ?'),
-    anyRow: db.prepare('SELECT 1 FROM annotations LIMIT 1').pluck(),
     count: db.prepare('SELECT count(*) FROM annotations').pluck(),
     page: db.prepare(`SELECT ${SELECT}, seq FROM annotations WHERE seq > ? ORDER BY seq LIMIT ?`).raw(),
     byTier: db.prepare(`SELECT ${SELECT} FROM annotations WHERE tier = ? ORDER BY seq`).raw(),
@@ -714,8 +726,45 @@ function idToBlob(id: string): Buffer {
 }
 
 function blobToId(blob: Buffer): string {
-  const hex = blob.toString('hex');
+  return hexToId(blob.toString('hex'));
+}
+
+/** The 32 lower-case hex digits of a UUID (as reads select them: SQLite's hex() is cheaper than a Buffer per row) in 8-4-4-4-12 form. */
+function hexToId(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+interface Shared {
+  readonly tier: string;
+  readonly refKind: string;
+  readonly assetId: string | null;
+  readonly targetId: string | null;
+  readonly bodySchemaUri: string;
+  readonly generatedBy: string;
+  readonly attributedTo: string;
+  readonly derivedFrom: readonly string[];
+}
+
+/**
+ * The repeating strings of a row, decoded once per distinct text: rows of one import share their
+ * tier, asset, schema and provenance agents, so a window query decodes them about once. The frozen
+ * was_derived_from array is shared between the annotations that have equal ones (it is immutable).
+ * Bounded: cleared when it holds too many distinct texts.
+ */
+const sharedCache = new Map<string, Shared>();
+const SHARED_CACHE_LIMIT = 4096;
+
+function decodeShared(text: string): Shared {
+  let shared = sharedCache.get(text);
+  if (shared === undefined) {
+    const [tier, refKind, assetId, targetId, bodySchemaUri, generatedBy, attributedTo, derivedFrom] = JSON.parse(text) as [
+      string, string, string | null, string | null, string, string, string, string[],
+    ];
+    shared = { tier, refKind, assetId, targetId, bodySchemaUri, generatedBy, attributedTo, derivedFrom: Object.freeze(derivedFrom) };
+    if (sharedCache.size >= SHARED_CACHE_LIMIT) sharedCache.clear();
+    sharedCache.set(text, shared);
+  }
+  return shared;
 }
 
 /**
@@ -723,27 +772,27 @@ function blobToId(blob: Buffer): string {
  * so they are not re-validated; that keeps a window query close to the cost of the fetch itself.
  */
 function decode(row: Row | PagedRow, knownInterval?: TimeInterval): Annotation {
+  const shared = decodeShared(row[1]);
   let reference: Reference;
-  if (row[2] === 'media') {
-    const interval =
-      knownInterval ?? new TimeInterval(new RationalTime(row[5] as number, row[6] as number), new RationalTime(row[7] as number, row[8] as number));
-    reference = Object.freeze({ kind: 'media', asset_id: row[3] as string, interval });
+  if (shared.refKind === 'media') {
+    const interval = knownInterval ?? new TimeInterval(new RationalTime(row[2] as number, row[3] as number), new RationalTime(row[4] as number, row[5] as number));
+    reference = Object.freeze({ kind: 'media', asset_id: shared.assetId as string, interval });
   } else {
-    reference = Object.freeze({ kind: 'annotation', target_id: row[4] as string });
+    reference = Object.freeze({ kind: 'annotation', target_id: shared.targetId as string });
   }
   return Object.freeze({
-    id: blobToId(row[0]),
-    tier: row[1],
+    id: hexToId(row[0]),
+    tier: shared.tier,
     reference,
-    body: deepFreeze(JSON.parse(row[9])) as JsonObject,
-    body_schema_uri: row[10],
+    body: deepFreeze(JSON.parse(row[8])) as JsonObject,
+    body_schema_uri: shared.bodySchemaUri,
     provenance: Object.freeze({
-      was_generated_by: row[11],
-      was_attributed_to: row[12],
-      was_derived_from: Object.freeze(JSON.parse(row[13]) as string[]),
-      generated_at_time: new RationalTime(row[14], row[15]),
+      was_generated_by: shared.generatedBy,
+      was_attributed_to: shared.attributedTo,
+      was_derived_from: shared.derivedFrom,
+      generated_at_time: new RationalTime(row[6], row[7]),
     }),
-    confidence: row[16],
+    confidence: row[9],
   });
 }
 

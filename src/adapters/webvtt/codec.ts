@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { makeAnnotation, mediaRef, trustedAnnotation, type Annotation } from '../../model/annotation.js';
+import type { JsonObject } from '../../model/json-body.js';
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
@@ -77,6 +78,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   // The preamble is complete once a cue has been seen (STYLE and REGION blocks count only before it).
   while (cues.length === 0 && (await pump()));
 
+  let checked = false;
   const convert = (cue: WebVttCue): Annotation => {
     const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
     const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
@@ -84,10 +86,15 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
     const before = cueNotes.get(cue);
     if (before) {
-      body.notes_before = before;
+      body.notes_before = Object.freeze(before) as string[];
       cueNotes.delete(cue);
     }
-    return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: WEBVTT_CUE_SCHEMA, provenance });
+    if (!checked) {
+      checked = true;
+      return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: WEBVTT_CUE_SCHEMA, provenance });
+    }
+    // The first cue checked tier, asset id and provenance; the rest are strings the parser made.
+    return trustedAnnotation(tier, Object.freeze({ kind: 'media', asset_id: assetId, interval }), Object.freeze(body) as unknown as JsonObject, WEBVTT_CUE_SCHEMA, provenance);
   };
 
   async function* annotations(): AsyncGenerator<Annotation> {

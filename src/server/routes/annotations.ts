@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { annotationEtag } from '../../digest/etag.js';
 import type { Annotation } from '../../model/annotation.js';
-import { annotationToWire } from '../../model/wire.js';
+import { annotationsToWireJson, annotationToWire } from '../../model/wire.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
 import { InvalidQueryError } from '../errors.js';
 import { QueryParams } from '../query-params.js';
@@ -42,7 +42,8 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
       found = found.slice(0, limit);
       reply.header('X-Annot-Truncated', 'true');
     }
-    return found.map(annotationToWire);
+    // Serialised by hand (same bytes as JSON.stringify of the wire forms): about half the cost, no wire objects.
+    return reply.type('application/json; charset=utf-8').send(annotationsToWireJson(found));
   });
 
   app.get<{ Params: { id: string } }>('/annotations/:id', async (request, reply) => {
