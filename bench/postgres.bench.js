@@ -7,61 +7,27 @@
 //    the GiST index.
 // Needs PostgreSQL at ANNOT_PG_URL (default postgres://postgres@127.0.0.1:5432/test). Everything
 // it writes lives in its own project and a scratch table, both removed (and vacuumed) at the end.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { makeAnnotation, mediaRef } from '../dist/src/model/annotation.js';
 import { makeTier } from '../dist/src/model/tier.js';
 import { PostgresStore } from '../dist/src/store/postgres.js';
 import { ProjectRate, WRITE_COLUMNS, columnArrays, encodeAnnotation } from '../dist/src/store/postgres-rows.js';
 import { RationalTime } from '../dist/src/time/rational-time.js';
 import { TimeInterval } from '../dist/src/time/time-interval.js';
 import { latencies, report } from './lib/harness.js';
+import { spanSeconds, timeline } from './lib/timeline.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const URL_ = process.env.ANNOT_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const N = Number(process.env.ANNOT_BENCH_PG_ROWS ?? 1_000_000);
-const ASSET = 'sha256:' + 'ab'.repeat(32);
-const GENERATED_AT = new RationalTime(1_700_000_000_000, 1000);
 const RUN = `bench-${randomBytes(4).toString('hex')}`;
 const BARE = `annot_bench_bare_${RUN.slice(6)}`;
 
-/**
- * The timeline of store.bench.js: about 11 annotations a second, words of 150-390 ms every
- * 100 ms (48 kHz ticks), a 3-second line every tenth annotation (ms), a 60-second section every
- * thousandth. A 10-second window holds about 100 annotations.
- */
-function* timeline(count) {
-  let ms = 0;
-  for (let i = 0; i < count; i++) {
-    let tier;
-    let interval;
-    if (i % 1000 === 1) {
-      tier = 'sections';
-      interval = new TimeInterval(new RationalTime(ms, 1000), new RationalTime(ms + 60_000, 1000));
-    } else if (i % 10 === 0) {
-      tier = 'lines';
-      interval = new TimeInterval(new RationalTime(ms, 1000), new RationalTime(ms + 3000, 1000));
-    } else {
-      tier = 'words';
-      interval = new TimeInterval(new RationalTime(ms * 48, 48000), new RationalTime((ms + 150 + (i % 7) * 40) * 48, 48000));
-      ms += 100;
-    }
-    yield makeAnnotation({
-      id: randomUUID(),
-      tier,
-      reference: mediaRef(ASSET, interval),
-      body: { text: `w${i % 5000}` },
-      body_schema_uri: 'annot://schema/label/v1',
-      provenance: { was_generated_by: 'user:bench', generated_at_time: GENERATED_AT },
-      confidence: i % 3 === 0 ? 0.9 : null,
-    });
-  }
-}
-const SPAN_SECONDS = N * 0.09;
+const SPAN_SECONDS = spanSeconds(N);
 
 const admin = new pg.Client(URL_);
 await admin.connect();

@@ -7,18 +7,17 @@
 //    (target: within 3x; peak RSS under 150 MB).
 // The file written by 1 is reused by 2 and 3; it lives in bench/.data/ (git-ignored).
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { makeAnnotation, mediaRef } from '../dist/src/model/annotation.js';
 import { makeTier } from '../dist/src/model/tier.js';
 import { SqliteStore } from '../dist/src/store/sqlite.js';
 import { RationalTime } from '../dist/src/time/rational-time.js';
 import { TimeInterval } from '../dist/src/time/time-interval.js';
 import { latencies, report } from './lib/harness.js';
+import { spanSeconds, timeline } from './lib/timeline.js';
 import { medianWallMs, peakRssMb } from './lib/processes.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,44 +25,10 @@ const dataDir = join(root, 'bench', '.data');
 const N = Number(process.env.ANNOT_BENCH_STORE_ROWS ?? 1_000_000);
 const annotFile = join(dataDir, 'store-1m.annot');
 const bareFile = join(dataDir, 'store-1m-bare.sqlite');
-const ASSET = 'sha256:' + 'ab'.repeat(32);
-const GENERATED_AT = new RationalTime(1_700_000_000_000, 1000);
 
 mkdirSync(dataDir, { recursive: true });
 
-/**
- * A transcript-shaped timeline at about 11 annotations a second: words of 150-390 ms every 100 ms
- * (ticks at 48 kHz), a 3-second line every tenth annotation (ms), a 60-second section every
- * thousandth. So a 10-second window holds about 100 annotations, across three duration scales.
- */
-function* timeline(count) {
-  let ms = 0;
-  for (let i = 0; i < count; i++) {
-    let tier;
-    let interval;
-    if (i % 1000 === 1) {
-      tier = 'sections';
-      interval = new TimeInterval(new RationalTime(ms, 1000), new RationalTime(ms + 60_000, 1000));
-    } else if (i % 10 === 0) {
-      tier = 'lines';
-      interval = new TimeInterval(new RationalTime(ms, 1000), new RationalTime(ms + 3000, 1000));
-    } else {
-      tier = 'words';
-      interval = new TimeInterval(new RationalTime(ms * 48, 48000), new RationalTime((ms + 150 + (i % 7) * 40) * 48, 48000));
-      ms += 100;
-    }
-    yield makeAnnotation({
-      id: randomUUID(),
-      tier,
-      reference: mediaRef(ASSET, interval),
-      body: { text: `w${i % 5000}` },
-      body_schema_uri: 'annot://schema/label/v1',
-      provenance: { was_generated_by: 'user:bench', generated_at_time: GENERATED_AT },
-      confidence: i % 3 === 0 ? 0.9 : null,
-    });
-  }
-}
-const SPAN_SECONDS = (N * 0.09);
+const SPAN_SECONDS = spanSeconds(N);
 
 function removeDb(path) {
   for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
