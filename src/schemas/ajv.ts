@@ -1,6 +1,11 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
+import type formatsModule from 'ajv-formats';
 import type { ValidationIssue } from './validation-issue.js';
+
+// ajv takes a large share of CLI start-up to load, and most commands never validate anything:
+// it is required (both packages are CommonJS) the first time a validator is built.
+const require = createRequire(import.meta.url);
 
 /**
  * One configuration for every ajv instance in annot: draft 2020-12, all errors (a validator
@@ -8,7 +13,9 @@ import type { ValidationIssue } from './validation-issue.js';
  * value and the schema's own description of what it expected), standard formats available.
  */
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as typeof formatsModule;
+  const ajv = new Ajv({
     allErrors: true,
     verbose: true,
     strictSchema: true,
@@ -18,9 +25,8 @@ export function createAjv(): Ajv2020 {
     strictRequired: false,
     allowUnionTypes: true,
   });
-  // ajv-formats is CommonJS: under Node's ESM loader the default import is module.exports, which
-  // also carries itself as `.default` (what TypeScript's NodeNext typing sees).
-  formatsModule.default(ajv);
+  // ajv-formats' module.exports also carries itself as `.default` (what TypeScript's typing sees).
+  addFormats.default(ajv);
   return ajv;
 }
 
