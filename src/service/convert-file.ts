@@ -84,7 +84,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     if (target.name === 'annot') {
       // Into .annot the new file itself is the store, filled in one transaction (the file is a temporary one anyway).
       return withSpan('adapter.dump annot', { [ATTR_FORMAT]: 'annot' }, async (span) => {
-        const file = await SqliteStore.open(outputPath, { create: true });
+        const file = await SqliteStore.open(outputPath, { create: true, scratch: true });
         try {
           const written = await loadIntoStore(document, file, { onProgress: request.onProgress, batchSize: Number.POSITIVE_INFINITY });
           span.setAttribute(ATTR_ANNOTATION_COUNT, written);

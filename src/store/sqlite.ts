@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync } from 'node:fs';
 import { InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import { annotationInterval, type Annotation, type Reference } from '../model/annotation.js';
 import { isUuid, normalizeUuid } from '../model/ids.js';
@@ -29,6 +29,13 @@ export interface SqliteStoreOptions {
   create?: boolean;
   /** How long a write waits for another connection's write lock before failing. Default 5000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * The file is a scratch file that nobody reads before it is complete (`annot convert` writes a
+   * temporary file and renames it into place): no WAL, no syncs and a small page cache while it is
+   * filled, then one sync on close. A crash leaves a temporary file to delete, never a damaged
+   * store. Default false.
+   */
+  scratch?: boolean;
 }
 
 /**
@@ -90,6 +97,7 @@ export class SqliteStore implements OpLoggedStore {
     readonly readonly: boolean,
     /** A read-only open of a file nobody else had open: close() removes the side files it made. */
     private readonly cleanSideFiles: boolean,
+    private readonly scratch: boolean,
   ) {
     this.db = db;
     this.stmt = prepareStatements(db);
@@ -124,15 +132,22 @@ export class SqliteStore implements OpLoggedStore {
     const db = new Database(path, { readonly, fileMustExist: readonly });
     try {
       db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-      db.pragma('cache_size = -65536');
-      if (!readonly) {
-        db.pragma('journal_mode = WAL');
-        // WAL with synchronous=NORMAL cannot corrupt the file; a power cut may lose the last commits.
-        db.pragma('synchronous = NORMAL');
+      if (options.scratch && !readonly) {
+        // Pages of a new file need no journal to roll back; the in-memory journal covers the rest.
+        db.pragma('cache_size = -16384');
+        db.pragma('journal_mode = MEMORY');
+        db.pragma('synchronous = OFF');
+      } else {
+        db.pragma('cache_size = -65536');
+        if (!readonly) {
+          db.pragma('journal_mode = WAL');
+          // WAL with synchronous=NORMAL cannot corrupt the file; a power cut may lose the last commits.
+          db.pragma('synchronous = NORMAL');
+        }
       }
       if (state.kind === 'fresh') initialize(db);
       else runMigrations(db, path, steps);
-      return new SqliteStore(path, db, readonly, cleanSideFiles);
+      return new SqliteStore(path, db, readonly, cleanSideFiles, Boolean(options.scratch) && !readonly);
     } catch (error) {
       db.close();
       if (cleanSideFiles) removeReaderSideFiles(path);
@@ -400,7 +415,10 @@ export class SqliteStore implements OpLoggedStore {
   async close(): Promise<void> {
     await this.idle();
     if (!this.db.open) return;
+    // A scratch file becomes a store others read once renamed: WAL like every .annot, then synced.
+    if (this.scratch) this.db.pragma('journal_mode = WAL');
     this.db.close();
+    if (this.scratch) syncFile(this.path);
     if (this.cleanSideFiles) removeReaderSideFiles(this.path);
   }
 
@@ -815,4 +833,13 @@ function isUniqueViolation(error: unknown): boolean {
 
 function duplicate(id: string): DuplicateAnnotationIdError {
   return new DuplicateAnnotationIdError(`annotation id ${id} is already in the store (or twice in the batch); ids are unique`);
+}
+
+function syncFile(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
