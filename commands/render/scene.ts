@@ -104,7 +104,7 @@ export default class RenderScene extends AnnotCommand {
     const done = outcome.finished.length;
     if (interrupted) {
       notice(`annot: interrupted after ${seconds} s: ${done} of ${total} units finished and are cached; in-flight calls were cancelled. Run the same command again to resume. The manifest was not written.`);
-      // Not this.exit(): AnnotCommand.catch would report oclif's ExitError as a failure (exit 1).
+      // An exit code rather than this.exit(): the JSON lines already written must drain to the pipe.
       process.exitCode = EXIT_INTERRUPTED;
       return;
     }
