@@ -144,3 +144,27 @@ export async function restoreAssets(ctx: UnitContext, stored: Record<string, unk
   }
   return { result, changed };
 }
+
+/**
+ * The cached result of a unit, its durable copies checked: null when there is none (or `force`),
+ * and also when its media are gone for good, in which case the returned context forces the
+ * re-render (its model calls must not come from the call cache either) and a notice says so.
+ */
+export async function cachedUnit(
+  ctx: UnitContext,
+  namespace: string,
+  key: string,
+  what: string,
+): Promise<{ hit: Record<string, unknown> | null; ctx: UnitContext }> {
+  if (ctx.force) return { hit: null, ctx };
+  const stored = ctx.cache.getUnit(namespace, key);
+  if (!stored) return { hit: null, ctx };
+  const restored = ctx.assets ? await restoreAssets(ctx, stored.result) : undefined;
+  if (ctx.assets && !restored) {
+    ctx.emit({ type: 'notice', message: `${what}: the cached media are gone (expired URL, no local copy); rendering it again` });
+    return { hit: null, ctx: { ...ctx, force: true } };
+  }
+  if (restored?.changed) ctx.cache.putUnit(namespace, key, restored.result, stored.note);
+  ctx.emit({ type: 'cache_hit', whole_unit: true });
+  return { hit: restored?.result ?? stored.result, ctx };
+}

@@ -1,4 +1,4 @@
-import { keepAssets, restoreAssets, type DurableAssetFields } from './assets.js';
+import { cachedUnit, keepAssets, type DurableAssetFields } from './assets.js';
 import { modelIdFor, pickModel } from './catalog.js';
 import { BEAT_NAMESPACE } from './cache.js';
 import { RenderProducedNoAssetError } from './errors.js';
@@ -75,18 +75,11 @@ export async function renderBeat(beatInput: BeatInput, characterInput: Character
   const models = beatModels(beat, character, { ...options, provider });
   const hash = beatHash(beat, character, models);
 
-  if (!ctx.force) {
-    const stored = ctx.cache.getUnit(BEAT_NAMESPACE, hash);
-    const restored = stored && ctx.assets ? await restoreAssets(ctx, stored.result) : undefined;
-    if (stored && ctx.assets && !restored) {
-      ctx.emit({ type: 'notice', message: `beat ${beat.id}: the cached media are gone (expired URL, no local copy); rendering the beat again` });
-      ctx = { ...ctx, force: true };
-    } else if (stored) {
-      if (restored?.changed) ctx.cache.putUnit(BEAT_NAMESPACE, hash, restored.result, stored.note);
-      ctx.emit({ type: 'cache_hit', whole_unit: true });
-      const r = (restored?.result ?? stored.result) as unknown as BeatResult;
-      return { url: r.url, video_url: r.video_url, audio_url: r.audio_url, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: true, ...durableFields(r) };
-    }
+  const cached = await cachedUnit(ctx, BEAT_NAMESPACE, hash, `beat ${beat.id}`);
+  ctx = cached.ctx;
+  if (cached.hit) {
+    const r = cached.hit as unknown as BeatResult;
+    return { url: r.url, video_url: r.video_url, audio_url: r.audio_url, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: true, ...durableFields(r) };
   }
 
   let audioUrl = '';

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../digest/canonical-json.js';
-import { keepAssets, restoreAssets, type DurableAssetFields } from './assets.js';
+import { cachedUnit, keepAssets, type DurableAssetFields } from './assets.js';
 import { modelIdFor, pickModel } from './catalog.js';
 import { SHOT_NAMESPACE } from './cache.js';
 import { RenderProducedNoAssetError } from './errors.js';
@@ -98,18 +98,9 @@ export async function renderShot(shotInput: ShotInput, options: RenderShotOption
   const hash = shotHash(shot, environment, characters, style, asVideo, models);
   const unitKey = shotUnitKey(hash, quality);
 
-  if (!ctx.force) {
-    const stored = ctx.cache.getUnit(SHOT_NAMESPACE, unitKey);
-    const restored = stored && ctx.assets ? await restoreAssets(ctx, stored.result) : undefined;
-    if (stored && ctx.assets && !restored) {
-      ctx.emit({ type: 'notice', message: `shot ${shot.id}: the cached media are gone (expired URL, no local copy); rendering the shot again` });
-      ctx = { ...ctx, force: true };
-    } else if (stored) {
-      if (restored?.changed) ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, restored.result, stored.note);
-      ctx.emit({ type: 'cache_hit', whole_unit: true });
-      return { ...((restored?.result ?? stored.result) as unknown as ShotResult), hash, shot_id: shot.id, cache_hit: true };
-    }
-  }
+  const cached = await cachedUnit(ctx, SHOT_NAMESPACE, unitKey, `shot ${shot.id}`);
+  ctx = cached.ctx;
+  if (cached.hit) return { ...(cached.hit as unknown as ShotResult), hash, shot_id: shot.id, cache_hit: true };
 
   const prompt = shotPrompt(shot, environment, characters, style);
   const stills = await callModel(ctx, models.image, { prompt, image_size: STILL_IMAGE_SIZE });
