@@ -153,7 +153,8 @@ if (unreachable !== null) {
       children.push(child);
 
       const jobIds: string[] = [];
-      for (let i = 0; i < 6; i++) jobIds.push(await enqueueProcessorJob({ processor: 'test_touch', store, params: { key: `touch-${i}`, ms: 200 } }, { queueName }));
+      // Half-second jobs: one worker alone would need 3 s for them, so both surely take some.
+      for (let i = 0; i < 6; i++) jobIds.push(await enqueueProcessorJob({ processor: 'test_touch', store, params: { key: `touch-${i}`, ms: 500 } }, { queueName }));
       // Two reviews of the same file may run at once on the two workers: still one candidate.
       for (let i = 0; i < 2; i++) jobIds.push(await enqueueProcessorJob({ processor: 'low_confidence_review', store, params: { threshold: 0.8 } }, { queueName }));
       jobIds.push(await enqueueProcessorJob({ processor: 'detect_density_change_points', store, params: { min_delta: 1 } }, { queueName }));
