@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, writeJson } from '../../src/cli/output.js';
-import { forceFlag, providerFlag, tierFlag } from '../../src/cli/render-flags.js';
+import { beatQualityFlags, forceFlag, providerFlag } from '../../src/cli/render-flags.js';
 
 export default class RenderBeat extends AnnotCommand {
   static override description =
@@ -15,8 +15,7 @@ export default class RenderBeat extends AnnotCommand {
     beat: Args.string({ description: 'beat id', required: true }),
   };
   static override flags = {
-    'tts-quality': tierFlag('tier of the speech model', 'balanced'),
-    'lipsync-quality': tierFlag('tier of the talking-video model', 'high'),
+    ...beatQualityFlags,
     'tts-model': Flags.string({ description: 'speech model override (a fal endpoint id or a catalog alias)' }),
     'avatar-model': Flags.string({ description: 'talking-video model override' }),
     force: forceFlag,

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, writeJson, writeLine } from '../../src/cli/output.js';
-import { providerFlag, tierFlag } from '../../src/cli/render-flags.js';
+import { providerFlag, sceneQualityFlags } from '../../src/cli/render-flags.js';
 
 export default class RenderPlan extends AnnotCommand {
   static override description =
@@ -11,9 +11,7 @@ export default class RenderPlan extends AnnotCommand {
     scene: Args.string({ description: 'scene file (.yaml or .json)', required: true }),
   };
   static override flags = {
-    'tts-quality': tierFlag('tier of the speech model', 'balanced'),
-    'lipsync-quality': tierFlag('tier of the talking-video model', 'high'),
-    'shot-quality': tierFlag('tier of the still and clip models', 'balanced'),
+    ...sceneQualityFlags,
     'shots-as-video': Flags.boolean({ description: 'plan a clip for each still' }),
     force: Flags.boolean({ description: 'plan as if nothing were cached' }),
     provider: providerFlag,

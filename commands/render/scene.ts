@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, stdoutIsTerminal, writeJsonLine, writeLine } from '../../src/cli/output.js';
-import { forceFlag, providerFlag, tierFlag } from '../../src/cli/render-flags.js';
+import { forceFlag, providerFlag, sceneQualityFlags } from '../../src/cli/render-flags.js';
 
 /** Exit status after Ctrl-C: 128 + SIGINT, as shells report it. */
 const EXIT_INTERRUPTED = 130;
@@ -18,9 +18,7 @@ export default class RenderScene extends AnnotCommand {
     scene: Args.string({ description: 'scene file (.yaml or .json)', required: true }),
   };
   static override flags = {
-    'tts-quality': tierFlag('tier of the speech model', 'balanced'),
-    'lipsync-quality': tierFlag('tier of the talking-video model', 'high'),
-    'shot-quality': tierFlag('tier of the still and clip models', 'balanced'),
+    ...sceneQualityFlags,
     'shots-as-video': Flags.boolean({ description: 'make a short clip from each still' }),
     force: forceFlag,
     concurrency: Flags.integer({ description: 'units rendered at once (1: serial, shots then beats in scene order)', min: 1, default: 1 }),

@@ -15,3 +15,15 @@ export const forceFlag = Flags.boolean({ description: 'bypass the unit and call 
 export function tierFlag(description: string, defaultTier: string) {
   return Flags.string({ description, options: TIERS, default: defaultTier });
 }
+
+/** The quality tiers of `render_beat` (speech, talking video), with the description's defaults. */
+export const beatQualityFlags = {
+  'tts-quality': tierFlag('tier of the speech model', 'balanced'),
+  'lipsync-quality': tierFlag('tier of the talking-video model', 'high'),
+};
+
+/** The quality tiers of `render_scene`: the beat tiers plus the shot tier. */
+export const sceneQualityFlags = {
+  ...beatQualityFlags,
+  'shot-quality': tierFlag('tier of the still and clip models', 'balanced'),
+};
