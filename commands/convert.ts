@@ -1,3 +1,4 @@
+import { formatFinding } from '../src/adapters/finding.js';
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
 import { notice } from '../src/cli/output.js';
@@ -49,6 +50,7 @@ export default class Convert extends AnnotCommand {
         tier: flags.tier,
         variant: flags.variant,
         warn: (message) => notice(`warning: ${message}`),
+        report: (finding) => notice(formatFinding(finding)),
         onProgress: progress.update,
       });
     } finally {

@@ -1,3 +1,4 @@
+import { formatFinding } from '../src/adapters/finding.js';
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
 import { notice, writeJsonLine } from '../src/cli/output.js';
@@ -31,7 +32,7 @@ export default class Query extends AnnotCommand {
       import('../src/model/wire.js'),
     ]);
     registerBuiltinFormats();
-    const opened = await openAnnotationFile(args.file, { from: flags.from, rate: flags.rate, warn: notice });
+    const opened = await openAnnotationFile(args.file, { from: flags.from, rate: flags.rate, report: (finding) => notice(formatFinding(finding)) });
     try {
       for await (const annotation of queryAnnotations(opened.store, flags)) await writeJsonLine(annotationToWire(annotation));
     } finally {

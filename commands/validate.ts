@@ -1,3 +1,4 @@
+import { formatFinding } from '../src/adapters/finding.js';
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
 import { notice, writeJson, writeLine } from '../src/cli/output.js';
@@ -40,7 +41,7 @@ export default class Validate extends AnnotCommand {
     ]);
     registerBuiltinFormats();
     const warnings: string[] = [];
-    const opened = await openAnnotationFile(args.file, { from: flags.from, rate: flags.rate, warn: (w) => warnings.push(w) });
+    const opened = await openAnnotationFile(args.file, { from: flags.from, rate: flags.rate, report: (finding) => warnings.push(formatFinding(finding)) });
     let summary: ValidationSummary;
     try {
       summary = await validateAnnotations(opened.store);

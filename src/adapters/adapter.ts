@@ -2,6 +2,7 @@ import type { Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
 import type { AnnotationStore } from '../store/store.js';
 import type { RationalTime } from '../time/rational-time.js';
+import type { Finding } from './finding.js';
 
 export interface LoadOptions {
   /** Display name of the source in messages (the path the user typed, or `<stdin>`). */
@@ -18,8 +19,8 @@ export interface LoadOptions {
   readonly attribution?: string;
   /** The import's wall-clock time, stamped as provenance generated_at_time. */
   readonly now: RationalTime;
-  /** Warnings for the user (stderr in the CLI). */
-  readonly warn: (message: string) => void;
+  /** What the reader repaired, dropped or guessed (stderr in the CLI; `annot validate` lists them). */
+  readonly report: (finding: Finding) => void;
 }
 
 /** What a load yields: tiers and metadata first, then the annotations as a stream. */

@@ -143,7 +143,7 @@ export async function writeTimeline(
 async function sameTimeline(codec: FormatCodec, a: string, b: string): Promise<boolean> {
   const { annotationToWire } = await import('../model/wire.js');
   const read = async (path: string) => {
-    const doc = await codec.load(path, { sourceName: path, now: UNKNOWN_GENERATED_AT, warn: () => {} });
+    const doc = await codec.load(path, { sourceName: path, now: UNKNOWN_GENERATED_AT, report: () => {} });
     const annotations: unknown[] = [];
     for await (const annotation of doc.annotations) annotations.push(annotationToWire(annotation));
     return JSON.stringify({ tiers: doc.tiers, meta: doc.meta, annotations });

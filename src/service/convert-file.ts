@@ -1,3 +1,4 @@
+import type { Finding } from '../adapters/finding.js';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,10 @@ export interface ConvertRequest {
   readonly assetId?: string;
   readonly tier?: string;
   readonly variant?: string;
+  /** What the writer could not keep. */
   readonly warn: (message: string) => void;
+  /** What the reader repaired, dropped or guessed. */
+  readonly report: (finding: Finding) => void;
   /** Called with the running number of annotations read. */
   readonly onProgress?: (annotations: number) => void;
   /** Where standard streams come from and go to (tests and the CLI pass process streams). */
@@ -186,7 +190,7 @@ function loadOptions(request: ConvertRequest): LoadOptions {
     assetId: request.assetId,
     tier: request.tier,
     now: RationalTime.now(1000),
-    warn: request.warn,
+    report: request.report,
   };
 }
 

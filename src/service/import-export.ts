@@ -1,3 +1,4 @@
+import type { Finding } from '../adapters/finding.js';
 import { readFile } from 'node:fs/promises';
 import type { FormatAdapter } from '../adapters/adapter.js';
 import { registerBuiltinFormats } from '../adapters/builtin.js';
@@ -19,7 +20,7 @@ export interface ImportRequest {
   readonly assetId?: string;
   readonly tier?: string;
   readonly actor: string;
-  readonly warn?: (message: string) => void;
+  readonly report?: (finding: Finding) => void;
 }
 
 export interface ImportReport {
@@ -51,7 +52,7 @@ export async function importIntoService(service: AnnotationService, request: Imp
       assetId: request.assetId,
       tier: request.tier,
       now: RationalTime.now(1000),
-      warn: request.warn ?? (() => {}),
+      report: request.report ?? (() => {}),
     }),
   );
   let clock = 0;

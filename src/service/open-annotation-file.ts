@@ -1,3 +1,4 @@
+import type { Finding } from '../adapters/finding.js';
 import { existsSync, statSync } from 'node:fs';
 import type { FormatAdapter } from '../adapters/adapter.js';
 import { loadIntoStore } from '../adapters/load-into-store.js';
@@ -13,7 +14,7 @@ export interface OpenOptions {
   readonly strictTime?: boolean;
   readonly assetId?: string;
   readonly tier?: string;
-  readonly warn?: (message: string) => void;
+  readonly report?: (finding: Finding) => void;
 }
 
 export interface OpenedAnnotations {
@@ -46,7 +47,7 @@ export async function openAnnotationFile(path: string, options: OpenOptions = {}
     assetId: options.assetId,
     tier: options.tier,
     now: RationalTime.now(1000),
-    warn: options.warn ?? (() => {}),
+    report: options.report ?? (() => {}),
   });
   const store = new MemoryStore();
   await loadIntoStore(document, store);

@@ -1,3 +1,4 @@
+import { formatFinding } from '../../src/adapters/finding.js';
 import type { FormatCodec, LoadOptions } from '../../src/adapters/adapter.js';
 import { loadIntoStore } from '../../src/adapters/load-into-store.js';
 import type { Annotation } from '../../src/model/annotation.js';
@@ -7,15 +8,15 @@ import type { AnnotationStore } from '../../src/store/store.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { collect } from '../store/fixtures.js';
 
-/** Load options as the CLI passes them, warnings discarded unless `extra.warn` collects them. */
+/** Load options as the CLI passes them, findings discarded unless `extra.report` collects them. */
 export function loadOptions(extra: Partial<LoadOptions> = {}): LoadOptions {
-  return { sourceName: 'in', now: RationalTime.now(1000), warn: () => undefined, ...extra };
+  return { sourceName: 'in', now: RationalTime.now(1000), report: () => undefined, ...extra };
 }
 
 /** Loads a file through a codec into a memory store, keeping the document, the annotations and the warnings. */
 export async function loadWith(codec: FormatCodec, path: string, extra: Partial<LoadOptions> = {}) {
   const warnings: string[] = [];
-  const document = await codec.load(path, loadOptions({ sourceName: path, warn: (message) => warnings.push(message), ...extra }));
+  const document = await codec.load(path, loadOptions({ sourceName: path, report: (finding) => warnings.push(formatFinding(finding)), ...extra }));
   const store = new MemoryStore();
   await loadIntoStore(document, store);
   return { store, document, annotations: await allOf(store), warnings };

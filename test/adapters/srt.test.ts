@@ -1,3 +1,4 @@
+import { formatFinding } from '../../src/adapters/finding.js';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const warnings: string[] = [];
-const options = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ sourceName: 'in.srt', now: RationalTime.now(1000), warn: (m) => warnings.push(m), ...extra });
+const options = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ sourceName: 'in.srt', now: RationalTime.now(1000), report: (finding) => warnings.push(formatFinding(finding)), ...extra });
 
 async function loadAll(path: string, extra: Partial<LoadOptions> = {}): Promise<Annotation[]> {
   const document = await load(path, options(extra));
@@ -82,7 +83,7 @@ describe('the srt adapter', () => {
     warnings.length = 0;
     const annotations = await loadAll(write('gap.srt', '1\nno timing here\n\n2\n00:00:02,000 --> 00:00:03,000\ntwo\n'));
     expect(annotations.map((a) => a.body.text)).toEqual(['two']);
-    expect(warnings.join('\n')).toMatch(/skipped 1 block without a timing line \(first at line 1\)/);
+    expect(warnings.join('\n')).toMatch(/in\.srt:1:1: warning: skipped 1 block without a timing line \(the first here\) \[block_dropped\]/);
     await expect(loadAll(write('junk.srt', 'hello\nworld\n'))).rejects.toThrow(/^in\.srt:1:1: expected a sequence number or a timing line/);
   });
 

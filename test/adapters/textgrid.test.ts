@@ -22,7 +22,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const options = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ sourceName: 'in.TextGrid', now: RationalTime.now(1000), warn: () => undefined, ...extra });
+const options = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ sourceName: 'in.TextGrid', now: RationalTime.now(1000), report: () => undefined, ...extra });
 
 async function loadAll(path: string, extra: Partial<LoadOptions> = {}): Promise<{ tiers: Tier[]; annotations: Annotation[]; meta: Record<string, string>; quantized: number }> {
   const document = await load(path, options(extra));

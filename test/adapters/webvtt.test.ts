@@ -1,3 +1,4 @@
+import { formatFinding } from '../../src/adapters/finding.js';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const warnings: string[] = [];
-const options = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ sourceName: 'in.vtt', now: RationalTime.now(1000), warn: (m) => warnings.push(m), ...extra });
+const options = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ sourceName: 'in.vtt', now: RationalTime.now(1000), report: (finding) => warnings.push(formatFinding(finding)), ...extra });
 
 async function loadAll(path: string, extra: Partial<LoadOptions> = {}): Promise<{ annotations: Annotation[]; meta: Record<string, string>; tiers: string[] }> {
   const document = await load(path, options(extra));
@@ -133,7 +134,7 @@ describe('the webvtt adapter', () => {
     warnings.length = 0;
     const { annotations } = await loadAll(write('skip.vtt', 'WEBVTT\n\n00:00.000 --> 00:01\nlost\n\n00:01.000 --> 00:02.000\nkept\n'));
     expect(annotations.map((a) => a.body.text)).toEqual(['kept']);
-    expect(warnings.join('\n')).toMatch(/skipped 1 block whose "-->" line is not a valid cue timing \(first at line 3\)/);
+    expect(warnings.join('\n')).toMatch(/in\.vtt:3:1: warning: skipped 1 block whose "-->" line is not a valid cue timing \(the first here\).*\[block_dropped\]/);
   });
 
   it('writes one tier when asked, else merges every tier in time order and reports what it drops', async () => {

@@ -65,7 +65,7 @@ describe('the scene as a timeline', () => {
     const path = join(dir, 'scene.annot');
     expect((await writeTimeline(scene, manifest, path)).written).toBe(true);
     const codec = await getAdapter('annot').codec();
-    const doc = await codec.load(path, { sourceName: path, now: RationalTime.now(1000), warn: () => {} });
+    const doc = await codec.load(path, { sourceName: path, now: RationalTime.now(1000), report: () => {} });
     const loaded = [];
     for await (const a of doc.annotations) loaded.push(a);
     expect(loaded).toHaveLength(4 + 4 + 4);
@@ -78,7 +78,7 @@ describe('the scene as a timeline', () => {
     const adapter = listAdapters().find((a) => a.extensions.some((e) => name.endsWith(e)))!;
     await writeTimeline(scene, manifest, path);
     const codec = await adapter.codec();
-    const doc = await codec.load(path, { sourceName: path, now: RationalTime.now(1000), warn: () => {} });
+    const doc = await codec.load(path, { sourceName: path, now: RationalTime.now(1000), report: () => {} });
     const texts: unknown[] = [];
     for await (const a of doc.annotations) texts.push(a.body.text ?? a.body.name); // OTIO keeps the text as the clip name
     expect(texts).toContain('Gale warning. All vessels seek shelter.');

@@ -25,7 +25,7 @@ describe('adapter load and dump spans', () => {
   afterEach(() => recorder.stop());
 
   it('records a WebVTT → .annot convert as "adapter.load webvtt" then "adapter.dump annot" with the count written', async () => {
-    const report = await convertFile({ input: vtt, output: join(dir, 'talk.annot'), warn: () => {} });
+    const report = await convertFile({ input: vtt, output: join(dir, 'talk.annot'), warn: () => {}, report: () => {} });
     expect(report.annotations).toBe(2);
     expect(recorder.one('adapter.load webvtt').attributes).toEqual({ 'annot.format': 'webvtt' });
     expect(recorder.one('adapter.dump annot').attributes).toEqual({ 'annot.format': 'annot', 'annot.annotation.count': 2 });
@@ -33,8 +33,8 @@ describe('adapter load and dump spans', () => {
 
   it('records a .annot → WebVTT convert as "adapter.load annot" then "adapter.dump webvtt"', async () => {
     const annot = join(dir, 'back.annot');
-    await convertFile({ input: vtt, output: annot, warn: () => {} });
-    await convertFile({ input: annot, output: join(dir, 'back.vtt'), warn: () => {} });
+    await convertFile({ input: vtt, output: annot, warn: () => {}, report: () => {} });
+    await convertFile({ input: annot, output: join(dir, 'back.vtt'), warn: () => {}, report: () => {} });
     expect(recorder.spans().map((span) => span.name)).toEqual(['adapter.load webvtt', 'adapter.dump annot', 'adapter.load annot', 'adapter.dump webvtt']);
     expect(recorder.one('adapter.dump webvtt').attributes).toEqual({ 'annot.format': 'webvtt', 'annot.annotation.count': 2 });
   });

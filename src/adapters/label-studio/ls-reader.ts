@@ -88,9 +88,9 @@ export function readLabelStudio(bytes: Buffer, options: LoadOptions): LoadedDocu
   });
 
   if (untimed > 0) {
-    options.warn(`${file}: ${untimed} Label Studio results have no time (file-level choices, text spans, image regions); they are kept in store meta ${LABEL_STUDIO_TASKS_META} and written back, but are not annotations`);
+    options.report({ code: 'untimed_items_kept', severity: 'warning', file, location: {}, message: `${untimed} Label Studio results have no time (file-level choices, text spans, image regions); they are kept in store meta ${LABEL_STUDIO_TASKS_META} and written back, but are not annotations` });
   }
-  if (guessedFramerate > 0) options.warn(`${file}: ${guessedFramerate} video results name no frame rate; Label Studio's default of 24 fps was used`);
+  if (guessedFramerate > 0) options.report({ code: 'frame_rate_guessed', severity: 'warning', file, location: {}, message: `${guessedFramerate} video results name no frame rate; Label Studio's default of 24 fps was used` });
 
   const decimals = pending.filter((region) => region.time.unit !== 'frames').flatMap((region) => [region.time.start, region.time.end]);
   const clock = new ImportClock(options.rate ?? decimalRateFor(decimals), options.strictTime);

@@ -74,7 +74,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       throw new FormatParseError(options.sourceName, { line: first.line, column: 1 }, `expected a sequence number or a timing line like "00:00:01,000 --> 00:00:02,000", found ${JSON.stringify(first.text.slice(0, 40))}`);
     }
     if (first !== null) {
-      options.warn(`${options.sourceName}: skipped ${skipped} block${skipped === 1 ? '' : 's'} without a timing line (first at line ${first.line})`);
+      options.report({ code: 'block_dropped', severity: 'warning', file: options.sourceName, location: { line: first.line, column: 1 }, message: `skipped ${skipped} block${skipped === 1 ? '' : 's'} without a timing line (the first here)` });
     }
   }
 

@@ -65,7 +65,7 @@ export function readWebAnnotation(bytes: Buffer, options: LoadOptions): LoadedDo
     else timed.push({ path, annotation: value, time, asset: options.assetId ?? assetOf(value.target, time) });
   });
   if (untimed.length > 0) {
-    options.warn(`${file}: ${untimed.length} annotations have no media-fragment time (t=); they are kept verbatim in store meta ${WEB_ANNOTATION_META.untimed} and written back, but are not annotations`);
+    options.report({ code: 'untimed_items_kept', severity: 'warning', file, location: {}, message: `${untimed.length} annotations have no media-fragment time (t=); they are kept verbatim in store meta ${WEB_ANNOTATION_META.untimed} and written back, but are not annotations` });
   }
 
   const tier = options.tier ?? WEB_ANNOTATION_DEFAULT_TIER;

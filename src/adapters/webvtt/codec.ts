@@ -106,9 +106,9 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
     cues.length = 0;
     if (skipped > 0) {
-      options.warn(`${options.sourceName}: skipped ${skipped} block${skipped === 1 ? '' : 's'} whose "-->" line is not a valid cue timing (first at line ${firstSkipped}); WebVTT players ignore them too`);
+      options.report({ code: 'block_dropped', severity: 'warning', file: options.sourceName, location: { line: firstSkipped, column: 1 }, message: `skipped ${skipped} block${skipped === 1 ? '' : 's'} whose "-->" line is not a valid cue timing (the first here); WebVTT players ignore them too` });
     }
-    if (notes.length > 0) options.warn(`${options.sourceName}: ${notes.length} NOTE block${notes.length === 1 ? '' : 's'} after the last cue not kept`);
+    if (notes.length > 0) options.report({ code: 'note_dropped', severity: 'warning', file: options.sourceName, location: {}, message: `${notes.length} NOTE block${notes.length === 1 ? '' : 's'} after the last cue not kept` });
   }
 
   return {

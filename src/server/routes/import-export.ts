@@ -1,3 +1,4 @@
+import { formatFinding } from '../../adapters/finding.js';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,8 +39,8 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
           assetId: query.string('asset_id'),
           tier: query.string('tier'),
           actor: actorOf(request),
-          warn: (message) => {
-            if (warnings.length < MAX_WARNINGS) warnings.push(message);
+          report: (finding) => {
+            if (warnings.length < MAX_WARNINGS) warnings.push(formatFinding(finding));
           },
         }).catch((error: unknown) => {
           // The service's own message speaks of CLI flags; here the choice is a query parameter.
