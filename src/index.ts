@@ -39,7 +39,7 @@ export {
 export { generatedAtIsKnown, makeProvenance, type Provenance, type ProvenanceInit } from './model/provenance.js';
 export { makeTier, TierStereotype, TIER_STEREOTYPES, type Tier, type TierInit } from './model/tier.js';
 export { validateTierConstraint, type TierViolation, type TierViolationCode } from './model/tier-constraint.js';
-export { makeApprovalReview, REVIEW_BODY_SCHEMA_URI, REVIEW_TIER, type ApprovalReviewOptions } from './model/review.js';
+export { makeApprovalReview, REVIEW_BODY_SCHEMA_URI, REVIEW_TIER, type ApprovalReviewOptions } from './quality/review.js';
 export {
   annotationFromWire,
   annotationToWire,
@@ -50,7 +50,7 @@ export {
   type ReferenceWire,
   type TierWire,
 } from './model/wire.js';
-export { type JsonObject, type JsonValue } from './model/json-body.js';
+export { type JsonObject, type JsonValue } from './json/json-body.js';
 export { InvalidAnnotationError, InvalidTierError, WireFormatError } from './model/errors.js';
 
 // body schemas
@@ -82,11 +82,11 @@ export {
 } from './schemas/errors.js';
 
 // digests
-export { canonicalJson } from './digest/canonical-json.js';
+export { canonicalJson } from './json/canonical-json.js';
 export { hashBytes, hashFile, sha256Hex } from './digest/hash-file.js';
 export { annotationEtag, ifMatchSatisfied } from './digest/etag.js';
 export { annotationBodyDigest, annotationValueDigest } from './digest/digests.js';
-export { NonStringBodyKeyError, NotJsonError } from './digest/errors.js';
+export { NonStringBodyKeyError, NotJsonError } from './json/errors.js';
 
 // quality metrics
 export { cohenKappa, krippendorffAlpha, type Label } from './quality/agreement.js';
@@ -150,7 +150,7 @@ export {
 export { type Mutation, type MutationKind } from './oplog/mutation.js';
 export { type MutationContext, type OpLogEntry } from './oplog/op-log-entry.js';
 export { isOpLoggedStore, type OpLoggedStore, type OpLogRange } from './oplog/op-logged-store.js';
-export { replayInto, stateAt, type StateSnapshot } from './oplog/replay.js';
+export { replayInto, stateAt, type StateSnapshot } from './store/replay.js';
 export { ClockOutOfRangeError, PreconditionFailedError } from './oplog/errors.js';
 export { AnnotationService, SERVICE_AGENT, type AnnotationInput, type AnnotationPatch, type Mutated } from './service/annotation-service.js';
 export { PreconditionRequiredError } from './service/errors.js';

@@ -1,7 +1,7 @@
 import type { Annotation } from '../model/annotation.js';
-import { copyJsonObject } from '../model/json-body.js';
+import { copyJsonObject } from '../json/json-body.js';
 import { referenceToWire } from '../model/wire.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import { sha256Hex } from './hash-file.js';
 
 /**

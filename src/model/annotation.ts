@@ -2,7 +2,7 @@ import { parseBodySchemaUri } from '../schemas/schema-uri.js';
 import { TimeInterval } from '../time/time-interval.js';
 import { InvalidAnnotationError } from './errors.js';
 import { isUuid, newAnnotationId, normalizeUuid } from './ids.js';
-import { copyJsonObject, type JsonObject } from './json-body.js';
+import { copyJsonObject, type JsonObject } from '../json/json-body.js';
 import { makeProvenance, type Provenance, type ProvenanceInit } from './provenance.js';
 
 /** Standoff reference to a stretch of an immutable media asset. */

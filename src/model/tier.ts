@@ -1,5 +1,5 @@
 import { InvalidTierError } from './errors.js';
-import { copyJsonValue, type JsonValue } from './json-body.js';
+import { copyJsonValue, type JsonValue } from '../json/json-body.js';
 
 /**
  * ELAN's tier stereotypes: how a tier's annotations relate to its parent tier's.

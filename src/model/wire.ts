@@ -6,7 +6,7 @@ import { RationalTime, type RationalTimeWire } from '../time/rational-time.js';
 import { TimeInterval, type TimeIntervalWire } from '../time/time-interval.js';
 import { makeAnnotation, type Annotation, type Reference } from './annotation.js';
 import { WireFormatError } from './errors.js';
-import type { JsonObject, JsonValue } from './json-body.js';
+import type { JsonObject, JsonValue } from '../json/json-body.js';
 import { makeTier, type Tier, type TierStereotype } from './tier.js';
 
 export type ReferenceWire =

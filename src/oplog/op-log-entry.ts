@@ -1,5 +1,5 @@
 import { annotationFromWire, annotationToWire, tierFromWire, tierToWire } from '../model/wire.js';
-import type { JsonObject } from '../model/json-body.js';
+import type { JsonObject } from '../json/json-body.js';
 import type { RationalTime, RationalTimeWire } from '../time/rational-time.js';
 import type { Mutation, MutationKind } from './mutation.js';
 

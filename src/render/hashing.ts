@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../digest/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import type { Beat, Character, Environment, Shot } from './scene.js';
 
 /** SHA-256 (hex) of the canonical JSON of a value. */

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
-import { writeAtomically } from '../service/atomic-file.js';
+import { writeAtomically } from '../io/atomic-file.js';
 import type { SceneManifest } from './manifest.js';
 
 /**

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../digest/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import { cachedUnit, keepAssets, type DurableAssetFields } from './assets.js';
 import { modelIdFor, pickModel } from './catalog.js';
 import { SHOT_NAMESPACE } from './cache.js';

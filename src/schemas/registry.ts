@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { canonicalJson } from '../digest/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import { createAjv, issuesFromAjv } from './ajv.js';
 import {
   BodySchemaConflictError,

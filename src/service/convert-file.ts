@@ -13,7 +13,7 @@ import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { Mutation } from '../oplog/mutation.js';
 import { isPostgresLocation } from './open-service-store.js';
-import { writeAtomically } from './atomic-file.js';
+import { writeAtomically } from '../io/atomic-file.js';
 
 export interface ConvertRequest {
   /** Input path, or `-` for standard input. */

@@ -1,5 +1,5 @@
 import type { Annotation, Reference } from '../model/annotation.js';
-import type { JsonObject } from '../model/json-body.js';
+import type { JsonObject } from '../json/json-body.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { makeTier, type Tier } from '../model/tier.js';
 import { RationalTime } from '../time/rational-time.js';

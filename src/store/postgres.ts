@@ -2,7 +2,7 @@ import pg from 'pg';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { annotationInterval, type Annotation } from '../model/annotation.js';
 import { isUuid } from '../model/ids.js';
-import type { JsonObject } from '../model/json-body.js';
+import type { JsonObject } from '../json/json-body.js';
 import type { Tier } from '../model/tier.js';
 import type { Mutation, MutationKind } from '../oplog/mutation.js';
 import { entryFor, type MutationContext, type OpLogEntry } from '../oplog/op-log-entry.js';

@@ -3,7 +3,7 @@ import { closeSync, existsSync, fsyncSync, openSync } from 'node:fs';
 import { InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import { annotationInterval, type Annotation, type Reference } from '../model/annotation.js';
 import { isUuid, normalizeUuid } from '../model/ids.js';
-import type { JsonObject } from '../model/json-body.js';
+import type { JsonObject } from '../json/json-body.js';
 import { makeTier, type Tier } from '../model/tier.js';
 import { holds, type AllenRelation } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';

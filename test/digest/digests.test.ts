@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { annotationBodyDigest, annotationValueDigest } from '../../src/digest/digests.js';
 import { annotationEtag } from '../../src/digest/etag.js';
-import { NonStringBodyKeyError } from '../../src/digest/errors.js';
+import { NonStringBodyKeyError } from '../../src/json/errors.js';
 import { annotationRef, makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';

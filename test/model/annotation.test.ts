@@ -1,4 +1,4 @@
-import { NonStringBodyKeyError, NotJsonError } from '../../src/digest/errors.js';
+import { NonStringBodyKeyError, NotJsonError } from '../../src/json/errors.js';
 import {
   annotationInterval,
   annotationRef,

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- these tests corrupt untyped wire JSON on purpose */
 import fc from 'fast-check';
-import { canonicalJson } from '../../src/digest/canonical-json.js';
+import { canonicalJson } from '../../src/json/canonical-json.js';
 import { WireFormatError } from '../../src/model/errors.js';
 import { makeTier } from '../../src/model/tier.js';
 import { annotationFromWire, annotationToWire, tierFromWire, tierToWire } from '../../src/model/wire.js';

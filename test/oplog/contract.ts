@@ -4,7 +4,7 @@ import { makeAnnotation } from '../../src/model/annotation.js';
 import { annotationToWire, tierToWire } from '../../src/model/wire.js';
 import type { Mutation } from '../../src/oplog/mutation.js';
 import type { OpLoggedStore } from '../../src/oplog/op-logged-store.js';
-import { stateAt } from '../../src/oplog/replay.js';
+import { stateAt } from '../../src/store/replay.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { ann, collect, idFor, iv, tier } from '../store/fixtures.js';
 

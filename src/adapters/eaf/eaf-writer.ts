@@ -1,5 +1,5 @@
 import type { Annotation } from '../../model/annotation.js';
-import type { JsonValue } from '../../model/json-body.js';
+import type { JsonValue } from '../../json/json-body.js';
 import type { Tier, TierStereotype } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
 import type { RationalTime } from '../../time/rational-time.js';

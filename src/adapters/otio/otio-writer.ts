@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Annotation, MediaRef } from '../../model/annotation.js';
-import type { JsonValue } from '../../model/json-body.js';
+import type { JsonValue } from '../../json/json-body.js';
 import type { Tier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
 import { RationalTime } from '../../time/rational-time.js';

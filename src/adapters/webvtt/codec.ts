@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { makeAnnotation, mediaRef, trustedAnnotation, type Annotation } from '../../model/annotation.js';
-import type { JsonObject } from '../../model/json-body.js';
+import type { JsonObject } from '../../json/json-body.js';
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';

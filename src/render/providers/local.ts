@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { canonicalJson } from '../../digest/canonical-json.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 import { emitSafely } from '../events.js';
 import { RenderAbortedError } from '../errors.js';
 import { cardColour, storyboardCard, CARD_HEIGHT, CARD_WIDTH } from '../local/card.js';

@@ -1,9 +1,9 @@
 import { annotationBodyDigest } from '../../src/digest/digests.js';
-import { makeApprovalReview, REVIEW_BODY_SCHEMA_URI } from '../../src/model/review.js';
+import { makeApprovalReview, REVIEW_BODY_SCHEMA_URI } from '../../src/quality/review.js';
 import { annotationInterval } from '../../src/model/annotation.js';
 import { validateBody } from '../../src/schemas/registry.js';
 import { RationalTime } from '../../src/time/rational-time.js';
-import { sampleAnnotation } from './arbitraries.js';
+import { sampleAnnotation } from '../model/arbitraries.js';
 
 describe('makeApprovalReview', () => {
   it('builds a review on tier review that refers to the reviewed annotation without an interval', () => {

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../model/json-body.js';
+import { isPlainObject } from './json-body.js';
 import { NonStringBodyKeyError, NotJsonError } from './errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { NonStringBodyKeyError, NotJsonError } from '../digest/errors.js';
+import { NonStringBodyKeyError, NotJsonError } from './errors.js';
 
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | readonly JsonValue[] | JsonObject;

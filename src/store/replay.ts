@@ -1,9 +1,9 @@
 import { annotationToWire, tierToWire, type AnnotationWire, type TierWire } from '../model/wire.js';
-import { MemoryStore } from '../store/memory.js';
-import { applyMutation } from './apply-mutation.js';
-import { ClockOutOfRangeError } from './errors.js';
-import { mutationOf } from './op-log-entry.js';
-import type { OpLoggedStore } from './op-logged-store.js';
+import { MemoryStore } from './memory.js';
+import { applyMutation } from '../oplog/apply-mutation.js';
+import { ClockOutOfRangeError } from '../oplog/errors.js';
+import { mutationOf } from '../oplog/op-log-entry.js';
+import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 
 export interface StateSnapshot {
   readonly at_clock: number;

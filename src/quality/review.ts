@@ -1,7 +1,7 @@
 import { annotationBodyDigest } from '../digest/digests.js';
 import { RationalTime } from '../time/rational-time.js';
-import { annotationRef, makeAnnotation, type Annotation } from './annotation.js';
-import { InvalidAnnotationError } from './errors.js';
+import { annotationRef, makeAnnotation, type Annotation } from '../model/annotation.js';
+import { InvalidAnnotationError } from '../model/errors.js';
 
 export const REVIEW_TIER = 'review';
 export const REVIEW_BODY_SCHEMA_URI = 'annot://schema/review/v1';

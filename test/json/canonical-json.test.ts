@@ -1,5 +1,5 @@
-import { canonicalJson } from '../../src/digest/canonical-json.js';
-import { NonStringBodyKeyError, NotJsonError } from '../../src/digest/errors.js';
+import { canonicalJson } from '../../src/json/canonical-json.js';
+import { NonStringBodyKeyError, NotJsonError } from '../../src/json/errors.js';
 
 describe('canonicalJson', () => {
   it('sorts keys, drops whitespace and prints shortest numbers', () => {
