@@ -101,7 +101,7 @@ export default class RenderScene extends AnnotCommand {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const done = outcome.finished.length;
     if (interrupted) {
-      notice(`annot: interrupted after ${seconds} s: ${done} of ${total} units finished and are cached; in-flight calls were cancelled. Run the same command again to resume. The manifest was not written.`);
+      notice(`annot: interrupted after ${seconds} s: ${done} of ${total} units finished and are cached; queued model requests were cancelled, running ones are collected by the next run. Run the same command again to resume. The manifest was not written.`);
       // An exit code rather than this.exit(): the JSON lines already written must drain to the pipe.
       process.exitCode = EXIT_INTERRUPTED;
       return;

@@ -70,7 +70,7 @@ export class RenderAbortedError extends AnnotError {
   readonly code = 'ANNOT_RENDER_ABORTED';
 
   constructor(what: string) {
-    super(`${what} was aborted; queued model requests were cancelled and finished units stay cached.`);
+    super(`${what} was aborted; model requests still queued were cancelled, running ones are collected by the next render, and finished units stay cached.`);
   }
 }
 

@@ -49,6 +49,8 @@ export type FakeModelOutcome = { output: Record<string, unknown> } | { error: { 
 export interface FakeFalOptions {
   /** Time from submission to completion (half in queue, half in progress). Default 0. */
   latencyMs?: number | ((modelId: string) => number);
+  /** The share of the latency a request spends queued before it runs. Default 0.5. */
+  queueShare?: number;
   /** Only these keys are accepted (`Authorization: Key <key>`); default any non-empty key. */
   acceptKeys?: string[];
   /** Override what a model returns; return undefined for the default output. */
@@ -117,6 +119,17 @@ export class FakeFalServer {
 
   setOutcome(outcome: FakeFalOptions['outcome']): void {
     this.options = { ...this.options, outcome };
+  }
+
+  setQueueShare(queueShare: number): void {
+    this.options = { ...this.options, queueShare };
+  }
+
+  /** Forgets a request, as fal does once it expires: its status and result answer 404. */
+  expire(requestId: string): void {
+    const r = this.queue.get(requestId);
+    if (r && !r.settled) this.inFlight--;
+    this.queue.delete(requestId);
   }
 
   /** Every accepted submission, in order. */
@@ -233,6 +246,10 @@ export class FakeFalServer {
     send(res, 200, { request_id: request.id, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel`, queue_position: ahead });
   }
 
+  private queueShare(): number {
+    return this.options.queueShare ?? 0.5;
+  }
+
   private isDone(r: FakeRequest): boolean {
     return r.cancelled || Date.now() - r.submittedAt >= r.latencyMs;
   }
@@ -256,7 +273,8 @@ export class FakeFalServer {
       last = text;
       if (body.status === 'COMPLETED') return res.end();
       const elapsed = Date.now() - r.submittedAt;
-      const next = elapsed < r.latencyMs / 2 ? r.latencyMs / 2 - elapsed : r.latencyMs - elapsed;
+      const queued = r.latencyMs * this.queueShare();
+      const next = elapsed < queued ? queued - elapsed : r.latencyMs - elapsed;
       const timer = setTimeout(tick, Math.max(1, next));
       res.once('close', () => clearTimeout(timer));
     };
@@ -272,7 +290,7 @@ export class FakeFalServer {
     if (r.cancelled) {
       return { status: 'COMPLETED', request_id: id, response_url, logs, error: 'Request was cancelled', error_type: 'client_cancelled' };
     }
-    if (elapsed < r.latencyMs / 2) {
+    if (elapsed < r.latencyMs * this.queueShare()) {
       const ahead = [...this.queue.values()].filter((o) => o.submittedAt < r.submittedAt && !o.settled && !this.isDone(o)).length;
       return { status: 'IN_QUEUE', request_id: id, queue_position: ahead, response_url };
     }
