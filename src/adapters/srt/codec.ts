@@ -9,6 +9,7 @@ import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions 
 import { FormatParseError } from '../errors.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
+import { CueFindings } from '../cue-findings.js';
 import { bodyText, selectFlatCues } from '../flat-cues.js';
 import { textLineBatches } from '../text-lines.js';
 import { BufferedTextWriter } from '../text-writer.js';
@@ -39,19 +40,28 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const provenance = makeProvenance(importProvenance('srt', options));
   const cues: SrtCue[] = [];
   let cueCount = 0;
-  let skipped = 0;
   let firstSkipped: { line: number; text: string } | null = null;
+  const findings = new CueFindings(options.sourceName, options.report);
   const parser = new SrtParser({
     cue(cue) {
       cues.push(cue);
       cueCount++;
     },
     skipped(line, text) {
-      if (skipped++ === 0) firstSkipped = { line, text };
+      firstSkipped ??= { line, text };
+      if (cueCount > 0) findings.dropped(line, `block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
+      else pendingDrops.push({ line, text });
     },
   });
 
+  // Blocks dropped before the first cue are reported once a cue shows the file is SRT (else the file is refused).
+  const pendingDrops: Array<{ line: number; text: string }> = [];
   const convert = (cue: SrtCue): Annotation => {
+    for (const { line, text } of pendingDrops.splice(0)) findings.dropped(line, `block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
+    findings.cue(cue.line, cue.startMs, cue.endMs, cue.writtenStart, cue.writtenEnd ?? formatSrtTimestamp(cue.endMs));
+    if (cue.nonstandard) {
+      findings.nonstandardTimestamp(cue.line, `timing line is not SRT's "HH:MM:SS,mmm --> HH:MM:SS,mmm" (read as ${formatSrtTimestamp(cue.startMs)} --> ${cue.writtenEnd ?? formatSrtTimestamp(cue.endMs)})`);
+    }
     const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
     const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
     const body: SrtCueBody = { text: cue.text, sequence: cue.sequence };
@@ -73,9 +83,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     if (first !== null && cueCount === 0) {
       throw new FormatParseError(options.sourceName, { line: first.line, column: 1 }, `expected a sequence number or a timing line like "00:00:01,000 --> 00:00:02,000", found ${JSON.stringify(first.text.slice(0, 40))}`);
     }
-    if (first !== null) {
-      options.report({ code: 'block_dropped', severity: 'warning', file: options.sourceName, location: { line: first.line, column: 1 }, message: `skipped ${skipped} block${skipped === 1 ? '' : 's'} without a timing line (the first here)` });
-    }
+    findings.finish();
   }
 
   return {
