@@ -14,7 +14,7 @@ import { MemoryStore } from '../../src/store/memory.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
 
-const corpus = join(process.cwd(), '..', 'shared', 'corpus', 'srt');
+const corpus = join(process.env.ANNOT_CORPUS ?? join(process.cwd(), '..', 'shared', 'corpus'), 'srt');
 const fixtures = join(process.cwd(), 'fixtures', 'srt');
 let dir: string;
 beforeAll(() => {

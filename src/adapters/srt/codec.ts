@@ -10,6 +10,7 @@ import { FormatParseError } from '../errors.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { CueFindings } from '../cue-findings.js';
+import { firstVoice, withoutWebVttMarkup } from '../webvtt/cue-markup.js';
 import { bodyText, selectFlatCues } from '../flat-cues.js';
 import { textLineBatches } from '../text-lines.js';
 import { BufferedTextWriter } from '../text-writer.js';
@@ -108,8 +109,11 @@ function time(ms: number, rate: number, clock: ImportClock, file: string, line: 
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
   const selection = await selectFlatCues(store, options, 'srt');
   const writer = new BufferedTextWriter(createWriteStream(path));
+  const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
   let number = 0;
   let alteredText = 0;
+  let cleaned = 0;
+  let speakers = 0;
   let otherFields = 0;
   let noText = 0;
   try {
@@ -121,10 +125,19 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
         if (written !== null && written < startMs) end = body.written_end;
       }
       const coordinates = typeof body.coordinates === 'string' && !/[\r\n]/.test(body.coordinates) ? ` ${body.coordinates}` : '';
-      const text = bodyText(body);
-      if (text === null) noText++;
-      const lines = (text ?? '').split(/\r\n?|\n/).filter((line) => line.trim().length > 0);
-      if (lines.join('\n') !== (text ?? '')) alteredText++;
+      const written = bodyText(body);
+      if (written === null) noText++;
+      // WebVTT-only markup would show literally in SRT players: voices, classes, ruby, timestamp tags.
+      const plain = written === null ? '' : withoutWebVttMarkup(written);
+      if (plain !== (written ?? '')) cleaned++;
+      const speaker = typeof body.speaker === 'string' ? body.speaker : written === null ? null : firstVoice(written);
+      let text = plain;
+      if (speaker !== null && speaker.trim().length > 0) {
+        if (prefix) text = `${speaker.replace(/[\r\n]+/g, ' ').trim()}: ${plain}`;
+        else speakers++;
+      }
+      const lines = text.split(/\r\n?|\n/).filter((line) => line.trim().length > 0);
+      if (lines.join('\n') !== text) alteredText++;
       for (const key of Object.keys(body)) {
         if (!SRT_FIELDS.has(key)) {
           otherFields++;
@@ -143,9 +156,11 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   if (otherFields > 0) dropped.push({ what: 'body fields other than text and coordinates (cue ids, settings...)', count: otherFields });
   if (noText > 0) dropped.push({ what: 'bodies without a text (written as empty subtitles)', count: noText });
   if (alteredText > 0) dropped.push({ what: 'subtitle text changed to stay valid SRT (blank lines removed)', count: alteredText });
+  if (cleaned > 0) dropped.push({ what: 'WebVTT-only markup (voice, class and language spans, ruby text, timestamp tags) removed from the text', count: cleaned });
+  if (speakers > 0) dropped.push({ what: 'speakers (the variant speaker-prefix writes them as "Name: text")', count: speakers });
   return { dropped };
 }
 
-const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end']);
+const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker']);
 
 export const srtCodec: FormatCodec = { load, dump };
