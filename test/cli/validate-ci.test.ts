@@ -93,7 +93,7 @@ describe('annot validate for CI', () => {
       const over = await runCli(['validate', DROPPED_BLOCK, '--max-warnings', '0']);
       expect(over.code).toBe(1);
       expect(over.stdout).toContain('1 warning (more than --max-warnings 0)');
-    });
+    }, 90_000);
 
     it.each([
       ['a missing file argument', ['validate']],
@@ -141,7 +141,7 @@ describe('annot validate for CI', () => {
           annotations: 2,
         });
       }
-    });
+    }, 90_000);
   });
 
   describe('standard input', () => {
@@ -158,7 +158,7 @@ describe('annot validate for CI', () => {
       const scene = await runCli(['validate', '-', '--from', 'scene', '--format', 'github'], { input: readFileSync(MISSING_SHOT) });
       expect(scene.code).toBe(1);
       expect(scene.stdout).toContain('::error file=<stdin>,line=21,col=14,title=missing_reference::beats[1].shot_id: no shot with id "s9"');
-    });
+    }, 90_000);
   });
 
   describe('a closed pipe never changes the exit status', () => {
@@ -197,6 +197,6 @@ describe('annot validate for CI', () => {
       expect(result.firstLine).toContain('[missing_reference]');
       expect(result.code).toBe(1);
       expect(result.stderr).toBe('');
-    });
+    }, 90_000);
   });
 });
