@@ -4,7 +4,7 @@ import { makeAnnotation, type Annotation } from '../model/annotation.js';
 import { WireFormatError } from '../model/errors.js';
 import { makeApprovalReview, REVIEW_TIER } from '../quality/review.js';
 import { makeTier, type Tier } from '../model/tier.js';
-import { annotationFromWire, annotationToWire, tierFromWire } from '../model/wire.js';
+import { annotationFromWire, annotationToWire, resolveWireTimes, tierFromWire } from '../model/wire.js';
 import type { Mutation } from '../oplog/mutation.js';
 import type { OpLogEntry } from '../oplog/op-log-entry.js';
 import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
@@ -15,6 +15,7 @@ import { AnnotationNotFoundError, TierNotFoundError } from '../store/errors.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_CLOCK, ATTR_MUTATION_COUNT, ATTR_MUTATION_KINDS, ATTR_RELATION, ATTR_STORE_KIND, ATTR_TIER, ATTR_WINDOW_END, ATTR_WINDOW_START } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
+import type { ResolveOptions, TimeInput } from '../time/time-input.js';
 import { PreconditionRequiredError } from './errors.js';
 import { queryAnnotations, type QueryRequest } from './query-annotations.js';
 
@@ -69,10 +70,14 @@ export class AnnotationService {
 
   // annotations
 
-  /** Creates an annotation from its wire form; a missing id is generated and a missing provenance is the service's. */
-  async createAnnotation(input: AnnotationInput, actor: string): Promise<Mutated<Annotation>> {
+  /**
+   * Creates an annotation from its wire form; a missing id is generated and a missing provenance is
+   * the service's. The interval's times may be in any form of the time vocabulary (`times` gives
+   * the rate they must be exact at and the fps of SMPTE timecodes).
+   */
+  async createAnnotation(input: AnnotationInput, actor: string, times: ResolveOptions = {}): Promise<Mutated<Annotation>> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new InvalidInputError('annotation: expected a JSON object');
-    const wire: Record<string, unknown> = { ...input };
+    const wire = { ...(resolveWireTimes(input, times) as Record<string, unknown>) };
     if (wire.id === undefined) wire.id = crypto.randomUUID();
     if (wire.provenance === undefined) {
       wire.provenance = { was_generated_by: SERVICE_AGENT, was_attributed_to: actor, was_derived_from: [], generated_at_time: this.clock().toWire() };
@@ -94,7 +99,7 @@ export class AnnotationService {
    * checked inside the store's transaction, so of two writers holding the same ETag exactly one
    * wins. The id and provenance never change; `confidence: null` clears the confidence.
    */
-  async updateAnnotation(id: string, patch: AnnotationPatch, ifMatch: string | undefined, actor: string): Promise<Mutated<Annotation>> {
+  async updateAnnotation(id: string, patch: AnnotationPatch, ifMatch: string | undefined, actor: string, times: ResolveOptions = {}): Promise<Mutated<Annotation>> {
     if (ifMatch === undefined || ifMatch.trim() === '') {
       throw new PreconditionRequiredError(`updating annotation ${id} needs If-Match with the ETag you read (GET it first)`);
     }
@@ -106,7 +111,9 @@ export class AnnotationService {
     }
     const current = await this.getAnnotation(id);
     const wire = annotationToWire(current) as unknown as Record<string, unknown>;
-    const revised = annotationFromWire({ ...wire, ...patch, id: current.id, provenance: wire.provenance });
+    const merged = { ...wire, ...patch, id: current.id, provenance: wire.provenance };
+    // Only a patch that sets the reference has times to resolve; the current ones stay as they are.
+    const revised = annotationFromWire(patch.reference !== undefined ? resolveWireTimes(merged, times) : merged);
     checkBody(revised);
     const clock = await this.apply([{ kind: 'update_annotation', annotation: revised, ifMatch }], actor);
     return { value: revised, clock };
@@ -123,8 +130,8 @@ export class AnnotationService {
       [ATTR_STORE_KIND]: this.store.kind,
       [ATTR_TIER]: request.tier,
       [ATTR_RELATION]: request.relation ?? (request.start !== undefined ? 'intersects' : undefined),
-      [ATTR_WINDOW_START]: request.start,
-      [ATTR_WINDOW_END]: request.end,
+      [ATTR_WINDOW_START]: spanTime(request.start),
+      [ATTR_WINDOW_END]: spanTime(request.end),
     };
     return withSpan('store.query', attributes, async (span) => {
       const limit = request.limit ?? Number.POSITIVE_INFINITY;
@@ -191,6 +198,10 @@ export class AnnotationService {
       return clock;
     });
   }
+}
+
+function spanTime(time: TimeInput | undefined): string | number | undefined {
+  return typeof time === 'object' ? `${time.v}/${time.r}` : time;
 }
 
 /** Bodies are checked against their registered schema; an unregistered schema URI is refused. */

@@ -1,15 +1,20 @@
-import { decimalRateFor } from '../adapters/import-clock.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import type { Annotation } from '../model/annotation.js';
 import type { AnnotationStore } from '../store/store.js';
 import { parseAllenRelation, type AllenRelation } from '../time/allen.js';
-import { TimeInterval } from '../time/time-interval.js';
+import type { TimeInterval } from '../time/time-interval.js';
+import { resolveInterval, type TimeInput } from '../time/time-input.js';
 
 export interface QueryRequest {
-  /** Window in seconds as decimal strings, parsed exactly; both or neither. */
-  readonly start?: string;
-  readonly end?: string;
-  /** Rate for the window; by default the finest decimal rate the given seconds need (always exact). */
+  /**
+   * Window, both or neither, in any form of the time vocabulary (src/time/time-input.ts): seconds
+   * (`"12.345"`), a timecode (`"00:00:12.345"`), SMPTE (`"00:00:12:08"` with fps) or `{v, r}`.
+   */
+  readonly start?: TimeInput;
+  readonly end?: TimeInput;
+  /** Frames per second of SMPTE timecodes in the window. */
+  readonly fps?: number | string;
+  /** Rate for the window, which must hold it exactly; by default the rate the given times need. */
   readonly rate?: number;
   readonly tier?: string;
   /** One of the 13 Allen relation names, or `intersects` (the default). */
@@ -41,12 +46,10 @@ export async function* queryAnnotations(store: AnnotationStore, request: QueryRe
   yield* found;
 }
 
-export function parseWindow({ start, end, rate }: QueryRequest): TimeInterval | null {
+export function parseWindow({ start, end, rate, fps }: QueryRequest): TimeInterval | null {
   if (start === undefined && end === undefined) return null;
   if (start === undefined || end === undefined) throw new InvalidInputError('--start and --end must be given together');
-  const windowRate = rate ?? decimalRateFor([start, end]);
-  const window = TimeInterval.fromSeconds(start, end, windowRate);
-  return window;
+  return resolveInterval(start, end, { rate, fps });
 }
 
 function parseRelation(name: string | undefined): AllenRelation | 'intersects' {
