@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadSceneFile, sceneWarnings, type SceneWarning } from '../render/scene.js';
+import type { SceneWarning } from '../render/scene.js';
 
 export interface SceneValidationSummary {
   readonly valid: true;
@@ -25,6 +25,8 @@ export function isSceneFile(path: string): boolean {
  * line and the field) and lists what rendering would skip.
  */
 export async function validateScene(path: string): Promise<SceneValidationSummary> {
+  // Imported here so `annot validate` on an annotation file loads no render code.
+  const { loadSceneFile, sceneWarnings } = await import('../render/scene.js');
   const scene = await loadSceneFile(path);
   return {
     valid: true,
