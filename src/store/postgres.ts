@@ -14,7 +14,7 @@ import { DuplicateAnnotationIdError, KeyMismatchError, ProjectRateMismatchError 
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
 import { PG_SCHEMA, ensurePgSchema } from './postgres-schema.js';
 import { ProjectRate, ROW_JSON, SELECT_COLUMNS, clampInt8, decodeAnnotation, decodeTier, decodeTuple, spanText, type AnnotationRow, type TierRow } from './postgres-rows.js';
-import { INSERT_CHUNK, PendingOverlap, PgWriter, overlapConstraintName, resolveOverlap } from './postgres-writer.js';
+import { PendingOverlap, PgWriter, overlapConstraintName, resolveOverlap } from './postgres-writer.js';
 import type { AddTierOptions } from './store.js';
 
 /**
@@ -118,20 +118,9 @@ export class PostgresStore implements OpLoggedStore {
     await this.write((w) => w.insert([annotation]));
   }
 
-  /** One transaction, fed in chunks as the iterable yields: all of it is written, or none. */
+  /** One transaction, streamed through COPY as the iterable yields: all of it is written, or none. */
   async addMany(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
-    return this.write(async (w) => {
-      let added = 0;
-      let chunk: Annotation[] = [];
-      for await (const annotation of annotations) {
-        chunk.push(annotation);
-        if (chunk.length === INSERT_CHUNK) {
-          added += await w.insert(chunk);
-          chunk = [];
-        }
-      }
-      return added + (await w.insert(chunk));
-    });
+    return this.write((w) => w.bulkInsert(annotations));
   }
 
   async get(id: string): Promise<Annotation | null> {
