@@ -1,4 +1,9 @@
 #!/usr/bin/env node
-import { execute } from '@oclif/core';
-
-await execute({ dir: import.meta.url });
+// `annot --version` and plain `annot query` skip loading oclif (src/cli/fast-path.ts); every other
+// argument list, and any the fast path does not fully understand, goes to oclif.
+const argv = process.argv.slice(2);
+const fast = argv[0] === '--version' || argv[0] === 'query' ? await import('../dist/src/cli/fast-path.js') : null;
+if (!fast || !(await fast.runFastPath(argv, new URL('../package.json', import.meta.url)))) {
+  const { execute } = await import('@oclif/core');
+  await execute({ dir: import.meta.url });
+}

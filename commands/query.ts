@@ -1,7 +1,5 @@
-import { formatFinding } from '../src/adapters/finding.js';
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
-import { notice, writeJsonLine } from '../src/cli/output.js';
 
 export default class Query extends AnnotCommand {
   static override description =
@@ -29,19 +27,7 @@ export default class Query extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);
-    const [{ openAnnotationFile }, { queryAnnotations }, { registerBuiltinFormats }, { annotationToOutput }] = await Promise.all([
-      import('../src/service/open-annotation-file.js'),
-      import('../src/service/query-annotations.js'),
-      import('../src/adapters/builtin.js'),
-      import('../src/model/wire.js'),
-    ]);
-    registerBuiltinFormats();
-    const opened = await openAnnotationFile(args.file, { from: flags.from, rate: flags.rate, report: (finding) => notice(formatFinding(finding)) });
-    try {
-      const style = flags.time as 'seconds' | 'timecode' | 'ticks';
-      for await (const annotation of queryAnnotations(opened.store, flags)) await writeJsonLine(annotationToOutput(annotation, style));
-    } finally {
-      await opened.store.close();
-    }
+    const { printQuery } = await import('../src/cli/print-query.js');
+    await printQuery(args.file, { ...flags, time: flags.time as 'seconds' | 'timecode' | 'ticks' });
   }
 }

@@ -2,8 +2,11 @@ import { isPlainObject } from './json-body.js';
 import { NonStringBodyKeyError, NotJsonError } from './errors.js';
 
 /**
- * Canonical JSON in the RFC 8785 style: object keys sorted by code point, no whitespace,
- * numbers in ECMAScript's shortest round-trip form, strings escaped as JSON.stringify does.
+ * Canonical JSON per RFC 8785 (JCS): object keys sorted by their UTF-16 code units (RFC 8785
+ * section 3.2.3; this differs from code-point order when a key holds a character above U+FFFF and
+ * another a character in U+E000..U+FFFF), no whitespace, numbers in ECMAScript's Number
+ * serialization (JSON.stringify's: shortest round-trip, -0 as 0), strings escaped as
+ * JSON.stringify does.
  * Every digest in annot (ETag, value digest, body digest, render hashes) goes through this one
  * function, so two values digest alike exactly when their canonical forms are equal.
  *
@@ -51,7 +54,7 @@ function write(value: unknown, path: string, out: string[]): void {
     return;
   }
   const entries = objectEntries(value as object, path);
-  entries.sort((a, b) => compareCodePoints(a[0], b[0]));
+  entries.sort((a, b) => compareUtf16(a[0], b[0]));
   out.push('{');
   let first = true;
   for (const [key, item] of entries) {
@@ -82,15 +85,7 @@ function objectEntries(value: object, path: string): Array<[string, unknown]> {
   return Object.entries(value);
 }
 
-/** JS string comparison is by UTF-16 code unit; RFC 8785 wants code points (they differ above U+FFFF). */
-export function compareCodePoints(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x < y ? -1 : 1;
-    if (x > 0xffff) i++;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+/** RFC 8785's key order: by UTF-16 code unit, which is what JavaScript's `<` on strings compares. */
+export function compareUtf16(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

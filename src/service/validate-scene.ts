@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import type { Finding } from '../adapters/finding.js';
-import { SceneFileError } from '../render/errors.js';
-import { fieldName, parseSceneText, type Scene } from '../render/scene.js';
+import type { Scene } from '../render/scene.js';
 
 export interface SceneValidationSummary {
   /** No error findings. */
@@ -34,6 +33,8 @@ export function isSceneFile(path: string): boolean {
  * as typed, or `<stdin>`); `path` is where the text is read from.
  */
 export async function validateScene(path: string, sourceName = path): Promise<SceneValidationSummary> {
+  // Imported here so `annot validate` on an annotation file loads no render code.
+  const [{ SceneFileError }, { fieldName, parseSceneText }] = await Promise.all([import('../render/errors.js'), import('../render/scene.js')]);
   const text = readFileSync(path, 'utf8');
   const json = /\.json$/i.test(sourceName) || (sourceName === '<stdin>' && /^\s*\{/.test(text));
   let scene: Scene;
@@ -50,7 +51,7 @@ export async function validateScene(path: string, sourceName = path): Promise<Sc
     }));
     return { valid: false, title: null, characters: 0, environments: 0, shots: 0, beats: 0, findings };
   }
-  const findings = referenceFindings(scene, sourceName, sourceLocator(text));
+  const findings = referenceFindings(scene, sourceName, sourceLocator(text), fieldName);
   return {
     valid: !findings.some((finding) => finding.severity === 'error'),
     title: scene.title,
@@ -64,7 +65,7 @@ export async function validateScene(path: string, sourceName = path): Promise<Sc
 
 type Locator = (path: Array<string | number>) => { line?: number; column?: number };
 
-function referenceFindings(scene: Scene, file: string, locate: Locator): Finding[] {
+function referenceFindings(scene: Scene, file: string, locate: Locator, fieldName: (path: Array<string | number>) => string): Finding[] {
   const findings: Finding[] = [];
   const add = (severity: Finding['severity'], code: string, path: Array<string | number>, message: string) =>
     findings.push({ code, severity, file, location: locate(path), message: `${fieldName(path)}: ${message}` });

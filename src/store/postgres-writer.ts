@@ -7,6 +7,7 @@ import { PreconditionFailedError } from '../oplog/errors.js';
 import type { Mutation } from '../oplog/mutation.js';
 import type { OpLogEntry } from '../oplog/op-log-entry.js';
 import { AnnotationNotFoundError, DuplicateAnnotationIdError, TierOverlapError, UnknownTierError } from './errors.js';
+import { DROP_STAGE_SQL, copyIntoStage, moveStageSql } from './postgres-copy.js';
 import { PG_SCHEMA } from './postgres-schema.js';
 import {
   SELECT_COLUMNS,
@@ -91,6 +92,37 @@ export class PgWriter {
       await this.run(INSERT_SQL, [this.pid, ...columnArrays(rows)]);
     }
     return batch.length;
+  }
+
+  /**
+   * Inserts a stream of new annotations through COPY into a staging table, then one
+   * INSERT ... SELECT (postgres-copy.ts). Tiers are checked against the project's tiers as read
+   * before and after the COPY; the first annotation on an unregistered tier is the one named.
+   */
+  async bulkInsert(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
+    const { rows } = await this.client.query<{ name: string }>(`SELECT name FROM ${T}.tiers WHERE pid = $1`, [this.pid]);
+    for (const row of rows) this.knownTiers.add(row.name);
+    const strays = new Map<string, string>();
+    const count = await copyIntoStage(this.client, annotations, (annotation) => {
+      if (!this.knownTiers.has(annotation.tier) && !strays.has(annotation.tier)) strays.set(annotation.tier, annotation.id);
+      const values = encodeAnnotation(annotation, this.rate);
+      this.remember(annotation, values);
+      return values;
+    });
+    if (strays.size > 0) {
+      const { rows: late } = await this.client.query<{ name: string }>(`SELECT name FROM ${T}.tiers WHERE pid = $1 AND name = ANY($2::text[])`, [this.pid, [...strays.keys()]]);
+      for (const row of late) {
+        this.knownTiers.add(row.name);
+        strays.delete(row.name);
+      }
+      const [tier, id] = [...strays.entries()][0] ?? [];
+      if (tier !== undefined) {
+        throw new UnknownTierError(`annotation ${id} names tier "${tier}", which the store has not registered; add the tier first (addTier)`);
+      }
+    }
+    if (count > 0) await this.run(moveStageSql(`${T}.annotations`), [this.pid]);
+    await this.client.query(DROP_STAGE_SQL);
+    return count;
   }
 
   /** Replaces the annotation with the same id; AnnotationNotFoundError when there is none. */

@@ -14,7 +14,7 @@ import { DuplicateAnnotationIdError, KeyMismatchError, ProjectRateMismatchError 
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
 import { PG_SCHEMA, ensurePgSchema } from './postgres-schema.js';
 import { ProjectRate, ROW_JSON, SELECT_COLUMNS, clampInt8, decodeAnnotation, decodeTier, decodeTuple, spanText, type AnnotationRow, type TierRow } from './postgres-rows.js';
-import { INSERT_CHUNK, PendingOverlap, PgWriter, overlapConstraintName, resolveOverlap } from './postgres-writer.js';
+import { PendingOverlap, PgWriter, overlapConstraintName, resolveOverlap } from './postgres-writer.js';
 import type { AddTierOptions } from './store.js';
 
 /**
@@ -118,20 +118,9 @@ export class PostgresStore implements OpLoggedStore {
     await this.write((w) => w.insert([annotation]));
   }
 
-  /** One transaction, fed in chunks as the iterable yields: all of it is written, or none. */
+  /** One transaction, streamed through COPY as the iterable yields: all of it is written, or none. */
   async addMany(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
-    return this.write(async (w) => {
-      let added = 0;
-      let chunk: Annotation[] = [];
-      for await (const annotation of annotations) {
-        chunk.push(annotation);
-        if (chunk.length === INSERT_CHUNK) {
-          added += await w.insert(chunk);
-          chunk = [];
-        }
-      }
-      return added + (await w.insert(chunk));
-    });
+    return this.write((w) => w.bulkInsert(annotations));
   }
 
   async get(id: string): Promise<Annotation | null> {
@@ -417,9 +406,14 @@ export class PostgresStore implements OpLoggedStore {
     return rows[0].rows;
   }
 
+  /**
+   * Reads run as named prepared statements: each pooled connection parses and plans a read's SQL
+   * once, then only binds and executes it (a window query's planning was a fair share of its time).
+   */
   private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     this.checkOpen();
-    return this.pool.query<R>(text, values);
+    const name = statementName(text);
+    return name === null ? this.pool.query<R>(text, values) : this.pool.query<R>({ name, text, values });
   }
 
   /** Runs fn in one transaction on a pooled connection; any refusal rolls everything back. */
@@ -448,6 +442,20 @@ export class PostgresStore implements OpLoggedStore {
   private checkOpen(): void {
     if (this.closed) throw new InvalidInputError(`the PostgreSQL store for project "${this.project}" at ${this.where} is closed; open it again`);
   }
+}
+
+/** Statement names by SQL text; reads have a handful of shapes, so the map stays small. */
+const STATEMENT_NAMES = new Map<string, string>();
+const MAX_STATEMENTS = 64;
+
+function statementName(text: string): string | null {
+  let name = STATEMENT_NAMES.get(text);
+  if (name === undefined) {
+    if (STATEMENT_NAMES.size >= MAX_STATEMENTS) return null;
+    name = `annot_read_${STATEMENT_NAMES.size}`;
+    STATEMENT_NAMES.set(text, name);
+  }
+  return name;
 }
 
 interface KeyRow {

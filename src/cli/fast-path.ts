@@ -1,0 +1,99 @@
+/**
+ * Start-up fast path for the commands people run in loops and pipes (`annot --version`,
+ * `annot query`): loading @oclif/core alone costs about twice `node -e 0`, so bin/run.js asks
+ * here first. Only argument lists this module understands completely are served; anything else
+ * (help, an unknown or repeated flag, a value oclif would reject) returns false and oclif runs
+ * as usual, so its messages and exit codes stay the one reference.
+ */
+import { readFileSync } from 'node:fs';
+import { arch, platform } from 'node:os';
+import { parseArgs } from 'node:util';
+import { describeFailure } from './errors.js';
+import type { PrintQueryRequest } from './print-query.js';
+
+/** Runs argv when it can; false when oclif must. `packageJson` is the CLI's package.json path. */
+export async function runFastPath(argv: readonly string[], packageJson: string | URL): Promise<boolean> {
+  if (argv.length === 1 && argv[0] === '--version') {
+    process.stdout.write(userAgent(packageJson) + '\n');
+    return true;
+  }
+  if (argv[0] === 'query') {
+    const parsed = parseQueryArgs(argv.slice(1));
+    if (!parsed) return false;
+    await runReporting(async () => {
+      const { printQuery } = await import('./print-query.js');
+      await printQuery(parsed.file, parsed.request);
+    });
+    return true;
+  }
+  return false;
+}
+
+/** The line oclif prints for --version: `<name>/<version> <platform>-<arch> node-<version>`. */
+function userAgent(packageJson: string | URL): string {
+  const { name, version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { name: string; version: string };
+  const cpu = arch() === 'ia32' ? 'x86' : arch();
+  return `${name}/${version} ${isWsl() ? 'wsl' : platform()}-${cpu} node-${process.version}`;
+}
+
+function isWsl(): boolean {
+  if (platform() !== 'linux') return false;
+  try {
+    return readFileSync('/proc/version', 'utf8').toLowerCase().includes('microsoft');
+  } catch {
+    return false;
+  }
+}
+
+const QUERY_OPTIONS = {
+  start: { type: 'string' },
+  end: { type: 'string' },
+  rate: { type: 'string' },
+  tier: { type: 'string' },
+  relation: { type: 'string' },
+  from: { type: 'string' },
+  fps: { type: 'string' },
+  time: { type: 'string' },
+} as const;
+
+const TIME_STYLES = new Set(['seconds', 'timecode', 'ticks']);
+
+/** `query <file> [--start S --end E --rate N --tier T --relation R --from F]`, or null for oclif. */
+function parseQueryArgs(args: readonly string[]): { file: string; request: PrintQueryRequest } | null {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: QUERY_OPTIONS, allowPositionals: true, strict: true, tokens: true });
+  } catch {
+    return null;
+  }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind === 'option-terminator') return null;
+    if (token.kind === 'option') {
+      if (seen.has(token.name)) return null;
+      seen.add(token.name);
+    }
+  }
+  // Standard input (`-`) and anything oclif would refuse go the long way, so oclif owns those messages.
+  if (parsed.positionals.length !== 1 || parsed.positionals[0] === '-') return null;
+  if (parsed.values.time !== undefined && !TIME_STYLES.has(parsed.values.time)) return null;
+  const { rate, time, ...rest } = parsed.values;
+  let rateNumber: number | undefined;
+  if (rate !== undefined) {
+    if (!/^\d+$/.test(rate) || Number(rate) < 1 || !Number.isSafeInteger(Number(rate))) return null;
+    rateNumber = Number(rate);
+  }
+  return { file: parsed.positionals[0], request: { ...rest, rate: rateNumber, time: time as PrintQueryRequest['time'] } };
+}
+
+/** The same failure report as AnnotCommand.catch: one line on stderr, the mapped exit code. */
+async function runReporting(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    const failure = describeFailure(error);
+    process.stderr.write(`annot: ${failure.message}\n`);
+    if (process.env.ANNOT_DEBUG && error instanceof Error && error.stack) process.stderr.write(error.stack + '\n');
+    process.exitCode = failure.exitCode;
+  }
+}

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ANNOT_BIN } from '../support/run-cli.js';
+import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
+
+// `annot --version`, `annot query` and `annot validate` must load only what they use: a stray
+// static import of the server, MCP, queue, PostgreSQL, telemetry or render code would slow every
+// start-up (see bench/startup.bench.js). Each case runs a real process with a resolve hook that
+// records every module loaded, then checks the package names and our own source folders.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const HOOK = fileURLToPath(new URL('../support/record-loads.mjs', import.meta.url));
+
+const HEAVY_PACKAGES = [/^fastify$/, /^@fastify\//, /^@modelcontextprotocol\//, /^bullmq$/, /^ioredis$/, /^pg(-.*)?$/, /^@opentelemetry\//, /^cli-progress$/];
+const HEAVY_SOURCES = ['server', 'mcp', 'processors', 'render', 'telemetry'];
+
+interface Loads {
+  packages: Set<string>;
+  sources: Set<string>;
+}
+
+function run(args: string[], logFile: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', HOOK, ...args], { env: { ...process.env, ANNOT_LOAD_LOG: logFile }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+function readLoads(logFile: string): Loads {
+  const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
+  const packages = new Set<string>();
+  const sources = new Set<string>();
+  for (const line of lines) {
+    const path = line.startsWith('file:') ? fileURLToPath(line) : line;
+    const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(path.split(/node_modules[\\/](?=.*node_modules)/).pop() ?? '');
+    if (pkg) packages.add(pkg[1].replace(/\\/g, '/'));
+    else {
+      const source = /[\\/]dist[\\/]src[\\/]([^\\/]+)[\\/]/.exec(path);
+      if (source) sources.add(source[1]);
+    }
+  }
+  return { packages, sources };
+}
+
+function heavy(loads: Loads): string[] {
+  return [
+    ...[...loads.packages].filter((name) => HEAVY_PACKAGES.some((pattern) => pattern.test(name))),
+    ...HEAVY_SOURCES.filter((folder) => loads.sources.has(folder)).map((folder) => `src/${folder}`),
+  ];
+}
+
+describe('start-up loads only what the command uses', () => {
+  const { dir, cleanup } = tempDir();
+  const annot = join(dir, 'talk.annot');
+  const vtt = join(ROOT, 'fixtures', 'talk.vtt');
+  let n = 0;
+  const logFile = () => join(dir, `loads-${n++}.log`);
+  beforeAll(() => writeSampleAnnot(annot));
+  afterAll(cleanup);
+
+  it('annot --version loads no package at all (not even oclif)', async () => {
+    const log = logFile();
+    const result = await run([ANNOT_BIN, '--version'], log);
+    expect(result.code).toBe(0);
+    expect([...readLoads(log).packages]).toEqual([]);
+  });
+
+  it('annot query with a window loads better-sqlite3 and nothing heavy, and skips oclif', async () => {
+    const log = logFile();
+    const result = await run([ANNOT_BIN, 'query', annot, '--start', '0', '--end', '10', '--tier', 'words'], log);
+    expect(result).toEqual({ code: 0, stderr: '' });
+    const loads = readLoads(log);
+    expect([...loads.packages].sort()).toEqual(['better-sqlite3', 'bindings', 'file-uri-to-path']);
+    expect(heavy(loads)).toEqual([]);
+  });
+
+  it('annot validate (through oclif) loads no server, MCP, queue, PostgreSQL, telemetry or render code', async () => {
+    const log = logFile();
+    const result = await run([ANNOT_BIN, 'validate', vtt], log);
+    expect(result.code).toBe(0);
+    const loads = readLoads(log);
+    expect(loads.packages.has('@oclif/core')).toBe(true);
+    expect(heavy(loads)).toEqual([]);
+  });
+
+  it.each(['query', 'validate'])('the %s command module alone imports nothing heavy', async (command) => {
+    const log = logFile();
+    const module = join(ROOT, 'dist', 'commands', `${command}.js`);
+    const result = await run(['--input-type=module', '-e', `await import(${JSON.stringify(module)})`], log);
+    expect(result.code).toBe(0);
+    expect(heavy(readLoads(log))).toEqual([]);
+  });
+});
