@@ -19,7 +19,7 @@ describe('annot render scene', () => {
     expect(lines.find((l) => l.id === 'b5')).toMatchObject({ skipped: 'empty beat (no line, no action)', cache_hit: false });
     expect(lines.find((l) => l.id === 'b6')).toMatchObject({ skipped: 'no character', speaker: 'Harbourmaster' });
     expect(result.stderr).toContain('offline preview with the local provider');
-    expect(result.stderr).toMatch(/The Last Keeper: 11 of 11 units .* 9 rendered, 0 cached, 2 skipped, 0 failed \(local\)/);
+    expect(result.stderr).toMatch(/The Last Keeper: 11 of 11 units .* 8 rendered, 0 cached, 3 skipped, 0 failed \(local\)/);
 
     const written = JSON.parse(readFileSync(manifest, 'utf8'));
     expect(written).toMatchObject({ title: 'The Last Keeper', shot_count: 4, beat_count: 7, cache_hits: 0 });
@@ -48,7 +48,13 @@ describe('annot render scene', () => {
   it('writes the manifest again when the scene changes, re-rendering only the changed beat', async () => {
     const scene = join(t.dir, 'edited.yaml');
     writeFileSync(scene, readFileSync(LIGHTHOUSE, 'utf8').replace('It is. She is.', 'It is. She still is.'));
-    const manifest = join(t.dir, 'lighthouse.manifest.json');
+    // Another scene file into the lighthouse's manifest is refused, naming both files.
+    const refused = await render(['scene', scene, '--manifest', join(t.dir, 'lighthouse.manifest.json'), '--json'], t.env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(LIGHTHOUSE);
+    expect(refused.stderr).toContain(scene);
+    expect(refused.stdout).toBe('');
+    const manifest = join(t.dir, 'edited.manifest.json');
     const result = await render(['scene', scene, '--manifest', manifest, '--json'], t.env);
     expect(result.code).toBe(0);
     const fresh = jsonLines(result.stdout).filter((l) => l.cache_hit === false && !('skipped' in l));
