@@ -14,7 +14,7 @@ describe('annot render: outputs a Makefile can rely on', () => {
   const manifestPath = () => join(out(), 'The_Last_Keeper.manifest.json');
 
   it('puts the manifest in the --out directory, recording the scene file and its hash', async () => {
-    const result = await render(['scene', LIGHTHOUSE, '--out', out(), '--provider', 'local'], t.env);
+    const result = await render(['scene', LIGHTHOUSE, '--out', out(), '--provider', 'local'], t.env, SLOW - 10_000);
     expect(result.code).toBe(0);
     const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8'));
     expect(resolve(out(), manifest.scene_file)).toBe(LIGHTHOUSE);

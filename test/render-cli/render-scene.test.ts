@@ -12,7 +12,8 @@ describe('annot render scene', () => {
   it('renders the example scene offline with no key, one JSON line per unit and nothing else on stdout', async () => {
     const manifest = join(t.dir, 'lighthouse.manifest.json');
     const out = join(t.dir, 'media');
-    const result = await render(['scene', LIGHTHOUSE, '--manifest', manifest, '--out', out], t.env);
+    // A cold render with ffmpeg: generous limits for a shared, loaded machine.
+    const result = await render(['scene', LIGHTHOUSE, '--manifest', manifest, '--out', out], t.env, 170_000);
     expect(result.code).toBe(0);
     const lines = jsonLines(result.stdout);
     expect(lines.map((l) => `${l.unit} ${l.id}`)).toEqual(['shot s1', 'shot s2', 'shot s3', 'shot s4', 'beat b1', 'beat b2', 'beat b3', 'beat b4', 'beat b5', 'beat b6', 'beat b7']);
@@ -32,7 +33,7 @@ describe('annot render scene', () => {
     expect(existsSync(join(out, 'The_Last_Keeper', 'beat-b4.wav'))).toBe(true); // the radio has no face: audio only
     const probe = execFileSync(ffmpegBinary(), ['-hide_banner', '-i', join(out, 'The_Last_Keeper', 'beat-b1.mp4'), '-f', 'null', '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(probe).toBeDefined();
-  });
+  }, 180_000);
 
   it('serves a re-run from the cache and leaves an unchanged manifest untouched', async () => {
     const manifest = join(t.dir, 'lighthouse.manifest.json');
