@@ -18,6 +18,7 @@ export default class RenderBeat extends AnnotCommand {
     ...beatQualityFlags,
     'tts-model': Flags.string({ description: 'speech model override (a fal endpoint id or a catalog alias)' }),
     'avatar-model': Flags.string({ description: 'talking-video model override' }),
+    out: Flags.string({ description: 'also copy the result to DIR/<title>/beat-<id>.mp4 (or the speech alone): a copy, never a link into the cache' }),
     force: forceFlag,
     provider: providerFlag,
     json: Flags.boolean({ description: 'print the result on one line (the default when stdout is not a terminal)' }),
@@ -25,14 +26,20 @@ export default class RenderBeat extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderBeat);
-    const [{ loadSceneFile }, { chooseProvider }, { findBeat }, { renderBeat }] = await Promise.all([
+    const [{ loadSceneFile }, { chooseProvider }, { findBeat }, { renderBeat }, { checkModelOverride }, { ACTION_ONLY_SKIP, isActionOnly }] = await Promise.all([
       import('../../src/render/scene.js'),
       import('../../src/render/provider-choice.js'),
       import('../../src/render/scene-lookup.js'),
       import('../../src/render/render-beat.js'),
+      import('../../src/render/catalog.js'),
+      import('../../src/render/action-only.js'),
     ]);
     const scene = await loadSceneFile(args.scene);
     const { beat, speaker } = findBeat(scene, args.beat, args.scene);
+    for (const [flag, value] of [['--tts-model', flags['tts-model']], ['--avatar-model', flags['avatar-model']]] as const) {
+      const warning = value === undefined ? undefined : checkModelOverride(flag, value).warning;
+      if (warning) notice(`annot: ${warning}`);
+    }
     if (!speaker) {
       writeJson({ beat_id: beat.id, skipped: 'no character', speaker: beat.speaker, cache_hit: false }, pretty(flags.json));
       return;
@@ -49,6 +56,11 @@ export default class RenderBeat extends AnnotCommand {
       signal: interruptSignal(),
       onEvent: (event) => event.type === 'notice' && event.message && notice(`annot: ${event.message}`),
     });
+    if (isActionOnly(beat) && !('skipped' in result)) Object.assign(result, { skipped: ACTION_ONLY_SKIP });
+    if (flags.out && 'beat_id' in result && !('skipped' in result)) {
+      const [{ buildManifest }, { placeAssets }] = await Promise.all([import('../../src/render/manifest.js'), import('../../src/render/output-files.js')]);
+      placeAssets(buildManifest({ title: scene.title, style: scene.style }, [], [result]), flags.out);
+    }
     writeJson(result, pretty(flags.json));
   }
 }

@@ -26,7 +26,7 @@ export default class RenderPlan extends AnnotCommand {
       import('../../src/render/plan.js'),
     ]);
     const scene = await loadSceneFile(args.scene);
-    const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`) });
+    const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`), requireKey: false });
     const plan = planScene(scene, {
       provider,
       ttsQuality: flags['tts-quality'],

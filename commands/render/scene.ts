@@ -24,8 +24,12 @@ export default class RenderScene extends AnnotCommand {
     force: forceFlag,
     concurrency: Flags.integer({ description: 'units rendered at once (1: serial, shots then beats in scene order)', min: 1, default: 1 }),
     provider: providerFlag,
-    manifest: Flags.string({ description: 'manifest path (default: <cache dir>/scenes/<title>.manifest.json); rewritten only when its content changes' }),
-    out: Flags.string({ description: 'place the final assets in DIR/<title>/ as shot-<id>.png, beat-<id>.mp4 (hard links, else copies)' }),
+    manifest: Flags.string({
+      description:
+        'manifest path (default: DIR/<title>.manifest.json with --out DIR, else <cache dir>/scenes/<title>.manifest.json); rewritten only when its content changes, refused when it belongs to another scene file',
+    }),
+    out: Flags.string({ description: 'place the final assets in DIR/<title>/ as shot-<id>.png, beat-<id>.mp4 (copies, reflinked where the file system can; never links into the cache)' }),
+    quiet: Flags.boolean({ char: 'q', description: 'print only the one-line summary (and errors)' }),
     'keep-going': Flags.boolean({ description: 'after a failed unit, render all the others instead of stopping new work' }),
     json: Flags.boolean({ description: 'one JSON line per finished unit on stdout even on a terminal' }),
     timeline: Flags.string({ description: 'also write the scene as a timeline (.vtt, .srt, .otio, .annot, .eaf, ...): lines, speakers and shots tiers' }),
@@ -37,7 +41,7 @@ export default class RenderScene extends AnnotCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderScene);
     const started = Date.now();
-    const [{ loadSceneFile }, { chooseProvider }, { runScene }, { manifestPathFor }, { writeManifest, placeAssets }] = await Promise.all([
+    const [{ loadSceneFile }, { chooseProvider }, { runScene }, { manifestPathFor }, { writeManifest, placeAssets, checkManifestScene, manifestSceneOf, touchIfOlder }] = await Promise.all([
       import('../../src/render/scene.js'),
       import('../../src/render/provider-choice.js'),
       import('../../src/render/scene-run.js'),
@@ -46,18 +50,21 @@ export default class RenderScene extends AnnotCommand {
     ]);
     const hold = parseHold(flags.hold);
     const scene = await loadSceneFile(args.scene);
+    const manifestPath = flags.manifest ?? manifestPathFor(scene, flags.out);
+    checkManifestScene(manifestPath, args.scene);
+    const quiet = flags.quiet;
     if (flags.timeline) {
       // A timeline name no format claims is a mistake to report before anything is rendered.
       const [{ inferFormat }, { registerBuiltinFormats }] = await Promise.all([import('../../src/adapters/registry.js'), import('../../src/adapters/builtin.js')]);
       registerBuiltinFormats();
       inferFormat({ path: flags.timeline });
     }
-    const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`) });
-    const jsonLines = flags.json || !stdoutIsTerminal();
+    const provider = chooseProvider(flags.provider, { notice: (text) => !quiet && notice(`annot: ${text}`) });
+    const jsonLines = !quiet && (flags.json || !stdoutIsTerminal());
     const total = scene.shots.length + scene.beats.length;
-    const progress = jsonLines ? undefined : await (await import('../../src/cli/render-progress.js')).renderProgress(total);
+    const progress = jsonLines || quiet ? undefined : await (await import('../../src/cli/render-progress.js')).renderProgress(total);
     const heldNotices: string[] = [];
-    const say = (text: string) => (progress ? heldNotices.push(text) : notice(`annot: ${text}`));
+    const say = (text: string) => (quiet ? undefined : progress ? heldNotices.push(text) : notice(`annot: ${text}`));
 
     const controller = new AbortController();
     const onSigint = () => {
@@ -88,10 +95,10 @@ export default class RenderScene extends AnnotCommand {
           },
         },
         async ({ unit, id, result }) => {
-          if (result.cache_hit) hits++;
           if ('skipped' in result) skipped++;
+          else if (result.cache_hit) hits++;
           if (jsonLines) await writeJsonLine({ unit, id, ...result });
-          else progress!.finished({ unit, id, cacheHit: result.cache_hit });
+          else progress?.finished({ unit, id, cacheHit: result.cache_hit });
         },
       );
     } finally {
@@ -114,24 +121,28 @@ export default class RenderScene extends AnnotCommand {
       return;
     }
 
-    const manifestPath = flags.manifest ?? manifestPathFor(scene);
-    const written = await writeManifest(manifestPath, manifest);
+    const written = await writeManifest(manifestPath, manifest, manifestSceneOf(manifestPath, args.scene));
     const extras: string[] = [];
     if (failures.length === 0) {
+      // Unchanged but older than the scene (which was touched): newer now, so make is satisfied.
+      if (!written) touchIfOlder(manifestPath, [args.scene]);
       if (flags.out) extras.push(`${placeAssets(manifest, flags.out).length} assets in ${flags.out}`);
       if (flags.animatic) {
         const { writeAnimatic } = await import('../../src/render/animatic.js');
         const a = await writeAnimatic(manifest, flags.animatic, { hold, signal: controller.signal });
+        if (!a.written) touchIfOlder(flags.animatic, [manifestPath, args.scene]);
         extras.push(`animatic ${flags.animatic} (${a.duration.toFixed(2)} s)${a.written ? '' : ' (unchanged)'}`);
       }
       if (flags.timeline) {
         const { writeTimeline } = await import('../../src/render/timeline.js');
         const t = await writeTimeline(scene, manifest, flags.timeline, (m) => notice(`annot: ${m}`), { hold, animatic: flags.animatic });
+        if (!t.written) touchIfOlder(flags.timeline, [manifestPath, args.scene]);
         extras.push(`timeline ${flags.timeline}${t.written ? '' : ' (unchanged)'}`);
       }
       if (flags.storyboard) {
         const { writeStoryboard } = await import('../../src/render/storyboard.js');
         const w = await writeStoryboard(scene, manifest, flags.storyboard);
+        if (!w) touchIfOlder(flags.storyboard, [manifestPath, args.scene]);
         extras.push(`storyboard ${flags.storyboard}${w ? '' : ' (unchanged)'}`);
       }
     }

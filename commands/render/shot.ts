@@ -18,6 +18,7 @@ export default class RenderShot extends AnnotCommand {
     quality: tierFlag('tier of the still and clip models', 'balanced'),
     'image-model': Flags.string({ description: 'still model override (a fal endpoint id or a catalog alias)' }),
     'image-to-video-model': Flags.string({ description: 'clip model override' }),
+    out: Flags.string({ description: 'also copy the result to DIR/<title>/shot-<id>.png (or .mp4): a copy, never a link into the cache' }),
     force: forceFlag,
     provider: providerFlag,
     json: Flags.boolean({ description: 'print the result on one line (the default when stdout is not a terminal)' }),
@@ -25,14 +26,20 @@ export default class RenderShot extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderShot);
-    const [{ loadSceneFile }, { chooseProvider }, { findShot }, { renderShot }] = await Promise.all([
+    const [{ loadSceneFile }, { chooseProvider }, { findShot }, { renderShot }, { checkModelOverride }] = await Promise.all([
       import('../../src/render/scene.js'),
       import('../../src/render/provider-choice.js'),
       import('../../src/render/scene-lookup.js'),
       import('../../src/render/render-shot.js'),
+      import('../../src/render/catalog.js'),
     ]);
     const scene = await loadSceneFile(args.scene);
     const { shot, environment, characters } = findShot(scene, args.shot, args.scene);
+    const models = { image: flags['image-model'], clip: flags['image-to-video-model'] };
+    for (const [flag, value] of [['--image-model', models.image], ['--image-to-video-model', models.clip]] as const) {
+      const warning = value === undefined ? undefined : checkModelOverride(flag, value).warning;
+      if (warning) notice(`annot: ${warning}`);
+    }
     const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`) });
     const controller = new AbortController();
     process.once('SIGINT', () => controller.abort());
@@ -50,6 +57,10 @@ export default class RenderShot extends AnnotCommand {
       signal: controller.signal,
       onEvent: (event) => event.type === 'notice' && event.message && notice(`annot: ${event.message}`),
     });
+    if (flags.out) {
+      const [{ buildManifest }, { placeAssets }] = await Promise.all([import('../../src/render/manifest.js'), import('../../src/render/output-files.js')]);
+      placeAssets(buildManifest({ title: scene.title, style: scene.style }, [result], []), flags.out);
+    }
     writeJson(result, !flags.json && Boolean(process.stdout.isTTY));
   }
 }

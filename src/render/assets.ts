@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { RenderCache } from './cache.js';
 import type { RenderEvent } from './events.js';
@@ -127,8 +127,8 @@ export async function keepAssets(ctx: AssetContext, result: Record<string, unkno
 }
 
 /**
- * Checks a cached result's local copies. A missing copy is downloaded again from its URL while
- * the URL still works. Returns the result with its fields filled in, or undefined when some
+ * Checks a cached result's local copies. A missing copy, or one whose bytes no longer match its
+ * recorded sha256, is downloaded again from its URL while the URL still serves those bytes. Returns the result with its fields filled in, or undefined when some
  * asset is gone for good (expired URL and no local copy): the unit must be rendered again.
  */
 export async function restoreAssets(ctx: AssetContext, stored: Record<string, unknown>): Promise<{ result: Record<string, unknown>; changed: boolean } | undefined> {
@@ -146,9 +146,17 @@ export async function restoreAssets(ctx: AssetContext, stored: Record<string, un
       }
       continue;
     }
-    if (typeof path === 'string' && path !== '' && existsSync(path)) continue;
+    const recorded = typeof result[field.sha256] === 'string' && result[field.sha256] !== '' ? (result[field.sha256] as string) : undefined;
+    if (typeof path === 'string' && path !== '' && existsSync(path)) {
+      // The copy is served only while it holds the bytes recorded for it: one edited in place
+      // (say through an old hard link) is removed, and fetched or rendered again.
+      if (recorded === undefined || sha256Hex(readFileSync(path)) === recorded) continue;
+      rmSync(path, { force: true });
+      ctx.emit({ type: 'notice', message: `${path} no longer holds the bytes recorded for it; fetching it again` });
+    }
     try {
       const kept = await keepAsset(ctx, url);
+      if (recorded !== undefined && kept.sha256 !== recorded) return undefined;
       result[field.sha256] = kept.sha256;
       result[field.path] = kept.path;
       changed = true;

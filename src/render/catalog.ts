@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors/annot-error.js';
-import { UnknownModelCategoryError, UnknownModelError } from './errors.js';
+import { UnknownModelCategoryError, UnknownModelError, UnknownModelOverrideError } from './errors.js';
 import { MODEL_RECORDS, TIERS, type ModelRecord, type Tier } from './models.js';
 
 export { TIERS, type ModelPrice, type ModelRecord, type Tier } from './models.js';
@@ -66,4 +66,45 @@ export function resolveModel(idOrAlias: string): ModelRecord {
  */
 export function modelIdFor(override: string): string {
   return MODEL_RECORDS.find((r) => r.aliases.includes(override))?.id ?? override;
+}
+
+/** A fal endpoint id spelled in full: owner/model, optionally with more path parts. */
+const ENDPOINT_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+(\/[\w.-]+)*$/;
+
+/**
+ * Checks a `--*-model` override before anything is rendered. A catalog id or alias is taken as
+ * is. An explicit `owner/model` endpoint outside the catalog is accepted with a warning (fal
+ * serves more models than the catalog lists, but their price is unknown). Anything else is a
+ * typo: UnknownModelOverrideError with the nearest catalog names.
+ */
+export function checkModelOverride(flag: string, value: string): { id: string; warning?: string } {
+  if (MODEL_RECORDS.some((r) => r.id === value || r.aliases.includes(value))) return { id: modelIdFor(value) };
+  const near = nearestModelNames(value);
+  if (!ENDPOINT_ID.test(value)) throw new UnknownModelOverrideError(flag, value, near);
+  const hint = near.length > 0 ? ` (did you mean ${near.map((x) => `"${x}"`).join(' or ')}?)` : '';
+  return { id: value, warning: `${flag} ${value} is not in the catalog: price unknown${hint}` };
+}
+
+/** Catalog ids and aliases within a small edit distance of `value`, nearest first (at most 2). */
+function nearestModelNames(value: string): string[] {
+  const names = MODEL_RECORDS.flatMap((r) => [r.id, ...r.aliases]);
+  const limit = Math.max(2, Math.floor(value.length / 3));
+  return names
+    .map((name) => ({ name, distance: editDistance(value.toLowerCase(), name.toLowerCase()) }))
+    .filter((x) => x.distance <= limit)
+    .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
+    .slice(0, 2)
+    .map((x) => x.name);
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
 }

@@ -54,6 +54,49 @@ export class UnknownModelError extends NotFoundError {
 }
 
 /**
+ * A model override that is neither a catalog id or alias nor an explicit `owner/model` fal
+ * endpoint id: most likely a typo, so the nearest catalog names are suggested.
+ */
+export class UnknownModelOverrideError extends InvalidInputError {
+  override readonly code = 'ANNOT_UNKNOWN_MODEL';
+
+  constructor(readonly flag: string, readonly model: string, readonly suggestions: string[]) {
+    super(
+      `${flag} "${model}" is not a model id or alias in the catalog` +
+        `${suggestions.length > 0 ? `; did you mean ${suggestions.map((x) => `"${x}"`).join(' or ')}?` : '.'}` +
+        ' List the catalog with `annot render models`, or give a fal endpoint id in full (owner/model, e.g. fal-ai/flux/dev).',
+    );
+  }
+}
+
+/** The fal provider was chosen but no API key is set. */
+export class MissingFalKeyError extends InvalidInputError {
+  override readonly code = 'ANNOT_FAL_KEY_MISSING';
+
+  constructor() {
+    super(
+      'the fal provider needs an API key and none is set. Set the FAL_KEY environment variable ' +
+        '(e.g. `export FAL_KEY=<your key>`; keys are made at https://fal.ai/dashboard/keys), ' +
+        'or render an offline preview with the local provider (--provider local).',
+    );
+  }
+}
+
+/**
+ * A manifest path that already holds the manifest of another scene file: writing would lose it.
+ */
+export class ManifestOfOtherSceneError extends InvalidInputError {
+  override readonly code = 'ANNOT_MANIFEST_OTHER_SCENE';
+
+  constructor(readonly manifestPath: string, readonly recordedScene: string, readonly scene: string) {
+    super(
+      `${manifestPath} is the manifest of ${recordedScene}, not of ${scene}; refusing to overwrite it. ` +
+        'Give this scene its own manifest path (--manifest), or delete the old manifest.',
+    );
+  }
+}
+
+/**
  * A model produced nothing where the render cannot go on without it. The messages are the ones
  * the product description gives, word for word.
  */
@@ -96,7 +139,7 @@ export class FalUnauthorized extends FalError {
   constructor(modelId: string, status: number | undefined, detail: string) {
     super(
       `fal refused the credentials for ${modelId}${status ? ` (HTTP ${status})` : ''}: ${detail}. ` +
-        'Set FAL_KEY to a valid fal API key, or bind one with withCredentials({falKey}).',
+        'Set the FAL_KEY environment variable to a valid fal API key (keys are made at https://fal.ai/dashboard/keys).',
       modelId,
       status,
     );

@@ -1,6 +1,8 @@
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { writeAtomically } from '../io/atomic-file.js';
+import { ManifestOfOtherSceneError } from './errors.js';
 import type { SceneManifest } from './manifest.js';
 
 /**
@@ -52,20 +54,73 @@ export function manifestText(manifest: SceneManifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
+/** The scene file a manifest describes, as the manifest records it. */
+export interface ManifestScene {
+  /** The scene file's path relative to the manifest's directory (absolute when on another root). */
+  scene_file: string;
+  /** sha256 of the scene file's bytes. */
+  scene_sha256: string;
+}
+
+/** What a manifest written at `manifestPath` records about `sceneFile`. */
+export function manifestSceneOf(manifestPath: string, sceneFile: string): ManifestScene {
+  const fromDir = relative(dirname(resolve(manifestPath)), resolve(sceneFile));
+  return {
+    scene_file: isAbsolute(fromDir) ? fromDir : fromDir.split('\\').join('/'),
+    scene_sha256: createHash('sha256').update(readFileSync(sceneFile)).digest('hex'),
+  };
+}
+
+/**
+ * Refuses, before anything is rendered, to write a scene's manifest over the manifest of a
+ * different scene file (ManifestOfOtherSceneError naming both). A manifest without a recorded
+ * scene file, or an unreadable one, may be replaced.
+ */
+export function checkManifestScene(manifestPath: string, sceneFile: string): void {
+  if (!existsSync(manifestPath)) return;
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(readFileSync(manifestPath, 'utf8')).scene_file;
+  } catch {
+    return;
+  }
+  if (typeof recorded !== 'string') return;
+  const recordedPath = resolve(dirname(resolve(manifestPath)), recorded);
+  if (recordedPath !== resolve(sceneFile)) throw new ManifestOfOtherSceneError(manifestPath, recordedPath, resolve(sceneFile));
+}
+
 /**
  * Writes the manifest atomically, unless the file on disk describes the same media: same
- * results apart from cache_hit and cache_hits. True when written.
+ * results apart from cache_hit and cache_hits. True when written. With `scene`, the manifest
+ * records the scene file it describes (path and hash).
  */
-export async function writeManifest(path: string, manifest: SceneManifest): Promise<boolean> {
+export async function writeManifest(path: string, manifest: SceneManifest, scene?: ManifestScene): Promise<boolean> {
+  const content: SceneManifest & Partial<ManifestScene> = scene ? { ...manifest, ...scene } : manifest;
   if (existsSync(path)) {
     try {
       const current = JSON.parse(readFileSync(path, 'utf8'));
-      if (JSON.stringify(substance(current)) === JSON.stringify(substance(manifest))) return false;
+      if (JSON.stringify(substance(current)) === JSON.stringify(substance(content))) return false;
     } catch {
       // unreadable: replace it
     }
   }
-  return writeIfChanged(path, manifestText(manifest));
+  return writeIfChanged(path, manifestText(content));
+}
+
+/**
+ * Brings an unchanged output up to date for make: when `path` exists and one of `inputs` is
+ * newer, its mtime is set to now (or later, to pass that input) without rewriting it. Otherwise a `make` rule whose input was
+ * touched (content unchanged) would run again on every `make`. True when touched.
+ */
+export function touchIfOlder(path: string, inputs: string[]): boolean {
+  if (!existsSync(path)) return false;
+  const mtime = statSync(path).mtimeMs;
+  const newest = Math.max(...inputs.map((input) => (existsSync(input) ? statSync(input).mtimeMs : 0)));
+  if (newest <= mtime) return false;
+  // Now, or the newest input's time when that lies in the future (clock skew, a touch -d).
+  const when = new Date(Math.max(Date.now(), Math.ceil(newest)));
+  utimesSync(path, when, when);
+  return true;
 }
 
 function substance(value: unknown): unknown {
@@ -85,8 +140,10 @@ export function sceneFolderName(title: string): string {
 
 /**
  * Places the scene's final assets under `<dir>/<title>/` with readable names — `shot-<id>.png`
- * (or `.mp4` for a clip), `beat-<id>.mp4` (or the audio's extension when there is no video) —
- * by hard link to the durable copy, or by copy across file systems. Returns the paths placed.
+ * (or `.mp4` for a clip), `beat-<id>.mp4` (or the audio's extension when there is no video).
+ * Each is a copy of the durable asset, a reflink where the file system supports it (no extra
+ * space), never a hard link: editing an output must not edit the cache. A placed file that
+ * already holds the same bytes is left alone (its mtime too). Returns the paths placed.
  */
 export function placeAssets(manifest: SceneManifest, dir: string): string[] {
   const folder = join(dir, sceneFolderName(manifest.title));
@@ -95,24 +152,31 @@ export function placeAssets(manifest: SceneManifest, dir: string): string[] {
     if (typeof source !== 'string' || source === '' || !existsSync(source)) return;
     mkdirSync(folder, { recursive: true });
     const target = join(folder, `${name}${extname(source)}`);
-    if (existsSync(target)) {
-      const [a, b] = [statSync(target), statSync(source)];
-      if (a.ino === b.ino && a.dev === b.dev) {
-        placed.push(target);
-        return;
+    if (!sameBytes(target, source)) {
+      const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      try {
+        rmSync(target, { force: true }); // an old hard link to the cache is unlinked, not written through
+        copyFileSync(source, temp, constants.COPYFILE_FICLONE);
+        renameSync(temp, target);
+      } finally {
+        rmSync(temp, { force: true });
       }
-      rmSync(target, { force: true });
-    }
-    try {
-      linkSync(source, target);
-    } catch {
-      copyFileSync(source, target);
     }
     placed.push(target);
   };
   for (const shot of manifest.shots) place((shot as { path?: string }).path, `shot-${safeId(shot.shot_id)}`);
-  for (const beat of manifest.beats) if ('beat_id' in beat) place((beat as { path?: string }).path, `beat-${safeId(beat.beat_id)}`);
+  for (const beat of manifest.beats) {
+    if ('beat_id' in beat && !('skipped' in beat)) place((beat as { path?: string }).path, `beat-${safeId(beat.beat_id)}`);
+  }
   return placed;
+}
+
+/** Whether `target` is a separate file (not a hard link to `source`) with the same bytes. */
+function sameBytes(target: string, source: string): boolean {
+  if (!existsSync(target)) return false;
+  const [a, b] = [statSync(target), statSync(source)];
+  if (a.ino === b.ino && a.dev === b.dev) return false;
+  return a.size === b.size && readFileSync(target).equals(readFileSync(source));
 }
 
 function safeId(id: string): string {

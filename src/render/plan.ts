@@ -1,3 +1,4 @@
+import { ACTION_ONLY_SKIP, isActionOnly } from './action-only.js';
 import { BEAT_NAMESPACE, openRenderCache, SHOT_NAMESPACE } from './cache.js';
 import { MODEL_RECORDS } from './models.js';
 import type { ModelPrice } from './models.js';
@@ -80,6 +81,10 @@ export function planScene(scene: Scene, options: RenderSceneOptions & { provider
     }
     if (beat.line === '' && beat.action === '') {
       units.push({ ...unit('beat', beat.id, 'skipped', '', []), skipped: 'empty beat (no line, no action)' });
+      continue;
+    }
+    if (isActionOnly(beat)) {
+      units.push({ ...unit('beat', beat.id, 'skipped', '', []), skipped: ACTION_ONLY_SKIP });
       continue;
     }
     const models = beatModels(beat, speaker, { provider, ttsQuality: options.ttsQuality, lipsyncQuality: options.lipsyncQuality });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { defaultCacheDir } from './cache.js';
 import { currentFalKey } from './credentials.js';
+import { MissingFalKeyError } from './errors.js';
 import { FalProvider } from './providers/fal.js';
 import { LocalProvider } from './providers/local.js';
 import type { Provider } from './providers/provider.js';
@@ -23,9 +24,12 @@ export const LOCAL_MEDIA_DIR_NAME = 'local';
  * The provider for a choice. `auto` is fal when a key is bound (withCredentials) or FAL_KEY is
  * set, otherwise the offline local provider — with a one-line notice, so nobody mistakes a
  * preview for a paid render. The local provider keeps its media in `<cache dir>/local`.
+ * `fal` without any key fails here, before a unit starts (MissingFalKeyError), unless
+ * `requireKey` is false (a dry-run plan calls nothing).
  */
-export function chooseProvider(choice: string = 'auto', options: { cacheDir?: string; notice?: (text: string) => void; falBaseUrl?: string } = {}): Provider {
+export function chooseProvider(choice: string = 'auto', options: { cacheDir?: string; notice?: (text: string) => void; falBaseUrl?: string; requireKey?: boolean } = {}): Provider {
   if (!(PROVIDER_CHOICES as readonly string[]).includes(choice)) throw new UnknownProviderError(choice);
+  if (choice === 'fal' && options.requireKey !== false && !currentFalKey()) throw new MissingFalKeyError();
   const useFal = choice === 'fal' || (choice === 'auto' && Boolean(currentFalKey()));
   if (useFal) return new FalProvider({ baseUrl: options.falBaseUrl });
   if (choice === 'auto') {

@@ -1,3 +1,4 @@
+import { ACTION_ONLY_SKIP, isActionOnly } from './action-only.js';
 import { buildManifest, type SceneBeatResult, type SceneManifest } from './manifest.js';
 import type { ShotResult } from './render-shot.js';
 import { iterRenderScene, SceneRenderError, type RenderSceneOptions } from './render-scene.js';
@@ -32,16 +33,19 @@ export interface SceneRunOutcome {
  * Renders a scene through iterRenderScene, reporting each unit as it finishes with its id (the
  * empty-beat result of the description carries none: empty beats are identical, so they take
  * the ids of the scene's empty beats in order), and returns the manifest in scene order.
+ * An action-only beat is reported with `skipped` (ACTION_ONLY_SKIP) beside its empty urls.
  * Failures do not throw: they are listed, so the caller can still write the manifest.
  */
 export async function runScene(scene: Scene, options: RenderSceneOptions, onFinished: (unit: FinishedUnit) => void | Promise<void>): Promise<SceneRunOutcome> {
   const characters = new Set(scene.characters.map((c) => c.name));
   const emptyBeatIds = scene.beats.filter((b) => characters.has(b.speaker) && b.line === '' && b.action === '').map((b) => b.id);
+  const actionOnly = new Set(scene.beats.filter((b) => characters.has(b.speaker) && isActionOnly(b)).map((b) => b.id));
   const finished: FinishedUnit[] = [];
   let error: SceneRenderError | undefined;
   try {
     for await (const [kind, result] of iterRenderScene(scene, options)) {
       const id = kind === 'shot' ? result.shot_id : 'beat_id' in result ? result.beat_id : (emptyBeatIds.shift() ?? '');
+      if (kind === 'beat' && !('skipped' in result) && actionOnly.has(id)) Object.assign(result, { skipped: ACTION_ONLY_SKIP });
       const unit: FinishedUnit = { unit: kind, id, result };
       finished.push(unit);
       await onFinished(unit);

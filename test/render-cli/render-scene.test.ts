@@ -12,14 +12,15 @@ describe('annot render scene', () => {
   it('renders the example scene offline with no key, one JSON line per unit and nothing else on stdout', async () => {
     const manifest = join(t.dir, 'lighthouse.manifest.json');
     const out = join(t.dir, 'media');
-    const result = await render(['scene', LIGHTHOUSE, '--manifest', manifest, '--out', out], t.env);
+    // A cold render with ffmpeg: generous limits for a shared, loaded machine.
+    const result = await render(['scene', LIGHTHOUSE, '--manifest', manifest, '--out', out], t.env, 170_000);
     expect(result.code).toBe(0);
     const lines = jsonLines(result.stdout);
     expect(lines.map((l) => `${l.unit} ${l.id}`)).toEqual(['shot s1', 'shot s2', 'shot s3', 'shot s4', 'beat b1', 'beat b2', 'beat b3', 'beat b4', 'beat b5', 'beat b6', 'beat b7']);
     expect(lines.find((l) => l.id === 'b5')).toMatchObject({ skipped: 'empty beat (no line, no action)', cache_hit: false });
     expect(lines.find((l) => l.id === 'b6')).toMatchObject({ skipped: 'no character', speaker: 'Harbourmaster' });
     expect(result.stderr).toContain('offline preview with the local provider');
-    expect(result.stderr).toMatch(/The Last Keeper: 11 of 11 units .* 9 rendered, 0 cached, 2 skipped, 0 failed \(local\)/);
+    expect(result.stderr).toMatch(/The Last Keeper: 11 of 11 units .* 8 rendered, 0 cached, 3 skipped, 0 failed \(local\)/);
 
     const written = JSON.parse(readFileSync(manifest, 'utf8'));
     expect(written).toMatchObject({ title: 'The Last Keeper', shot_count: 4, beat_count: 7, cache_hits: 0 });
@@ -32,7 +33,7 @@ describe('annot render scene', () => {
     expect(existsSync(join(out, 'The_Last_Keeper', 'beat-b4.wav'))).toBe(true); // the radio has no face: audio only
     const probe = execFileSync(ffmpegBinary(), ['-hide_banner', '-i', join(out, 'The_Last_Keeper', 'beat-b1.mp4'), '-f', 'null', '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(probe).toBeDefined();
-  });
+  }, 180_000);
 
   it('serves a re-run from the cache and leaves an unchanged manifest untouched', async () => {
     const manifest = join(t.dir, 'lighthouse.manifest.json');
@@ -48,7 +49,13 @@ describe('annot render scene', () => {
   it('writes the manifest again when the scene changes, re-rendering only the changed beat', async () => {
     const scene = join(t.dir, 'edited.yaml');
     writeFileSync(scene, readFileSync(LIGHTHOUSE, 'utf8').replace('It is. She is.', 'It is. She still is.'));
-    const manifest = join(t.dir, 'lighthouse.manifest.json');
+    // Another scene file into the lighthouse's manifest is refused, naming both files.
+    const refused = await render(['scene', scene, '--manifest', join(t.dir, 'lighthouse.manifest.json'), '--json'], t.env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(LIGHTHOUSE);
+    expect(refused.stderr).toContain(scene);
+    expect(refused.stdout).toBe('');
+    const manifest = join(t.dir, 'edited.manifest.json');
     const result = await render(['scene', scene, '--manifest', manifest, '--json'], t.env);
     expect(result.code).toBe(0);
     const fresh = jsonLines(result.stdout).filter((l) => l.cache_hit === false && !('skipped' in l));

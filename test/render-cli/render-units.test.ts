@@ -39,7 +39,7 @@ describe('annot render beat, shot, plan and models', () => {
     const result = await render(['plan', LIGHTHOUSE, '--provider', 'fal', '--json'], { ...t.env, FAL_QUEUE_URL: 'http://127.0.0.1:9' });
     expect(result.code).toBe(0);
     const plan = JSON.parse(result.stdout);
-    expect(plan).toMatchObject({ title: 'The Last Keeper', provider: 'fal', to_render: 9, cached: 0, skipped: 2 });
+    expect(plan).toMatchObject({ title: 'The Last Keeper', provider: 'fal', to_render: 8, cached: 0, skipped: 3 });
     const b4 = plan.units.find((u: { id: string }) => u.id === 'b4');
     expect(b4.calls).toEqual([expect.objectContaining({ model_id: 'fal-ai/minimax/speech-02-hd', estimated_usd: null })]);
     expect(b4.estimated_usd).toBeNull();

@@ -68,6 +68,19 @@ function gone(ticket: RequestTicket): RequestEnded {
   return new RequestEnded(404, `fal no longer knows the request ${ticket.request_id}`);
 }
 
+/*
+ * Why this is written by hand rather than with fal's own @fal-ai/client: the client is not a
+ * dependency of annot (not installed), and the project adds none without a benefit measured
+ * over the network, which nobody has measured for it. What this file must keep, and what the
+ * client would have to be checked and configured for one by one: the key resolved per call from
+ * the calling context (withCredentials) and sent to the queue host only, never to asset URLs;
+ * a ticket recorded right after submission so an interrupted render resumes instead of paying
+ * twice, and dropped when fal reports the request failed or gone; retries of 429 (Retry-After),
+ * 502/503/504 and connection resets; Ctrl-C cancelling only requests still queued; typed errors
+ * with stable codes; and a base URL the tests point at the fake fal server over real HTTP.
+ * Revisit if fal's protocol grows beyond submit/status/result/cancel.
+ */
+
 /**
  * fal.ai through its queue API: submit (POST {base}/{model}), poll the status URL with logs,
  * fetch the result from the response URL, cancel through the cancel URL. The key comes from the
