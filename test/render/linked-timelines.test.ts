@@ -62,7 +62,7 @@ describe('timelines that link the rendered media (local provider, lighthouse sce
   });
 
   it('records each rendered unit\'s real duration in the manifest, as ffprobe reads the files', () => {
-    const beats = manifest.beats.filter((b) => 'beat_id' in b && 'audio_path' in b && (b as Json).audio_url) as unknown as Json[];
+    const beats = manifest.beats.filter((b) => 'beat_id' in b && 'audio_path' in b && (b as unknown as Json).audio_url) as unknown as Json[];
     expect(beats.map((b) => b.beat_id)).toEqual(['b1', 'b2', 'b4', 'b7']);
     for (const beat of beats) {
       const duration = beat.duration as { v: number; r: number };
