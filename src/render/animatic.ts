@@ -159,7 +159,8 @@ function assemblyArguments(parts: Part[], srtPath: string, withSubtitles: boolea
     const samples = ticks(part.end, ANIMATIC_SAMPLE_RATE) - ticks(part.start, ANIMATIC_SAMPLE_RATE);
     const seconds = (frames + 2) / ANIMATIC_FPS;
     let v: number;
-    if (part.picture.kind === 'still') v = input('-loop', '1', '-framerate', String(ANIMATIC_FPS), '-t', seconds.toFixed(3), '-i', part.picture.path);
+    // A still is read (and scaled) once, as one frame; tpad below clones it for the part's length.
+    if (part.picture.kind === 'still') v = input('-framerate', String(ANIMATIC_FPS), '-i', part.picture.path);
     else if (part.picture.kind === 'video') v = input('-i', part.picture.path);
     else v = input('-f', 'lavfi', '-t', seconds.toFixed(3), '-i', `color=c=black:s=${size}:r=${ANIMATIC_FPS}`);
     // Clone the last frame past the end (a clip shorter than its beat holds), then cut to the frame.
