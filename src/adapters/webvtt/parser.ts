@@ -88,8 +88,8 @@ export class WebVttParser {
   private blockKind: 'STYLE' | 'REGION' | null = null;
   private failedTimingLine = 0;
   private readonly scanned: ScannedTimestamp = { ms: -1, end: 0 };
-  /** The text not yet ending in a line break. */
-  private pending = '';
+  /** The pieces of the text not yet ending in a line break. */
+  private pending: string[] = [];
   /** Where the last "-->" search in the current text found one (text length: none further). */
   private arrowAt = -1;
 
@@ -106,10 +106,25 @@ export class WebVttParser {
    * only ids and payload lines become strings of their own, which is what keeps parsing fast.
    */
   pushText(chunk: string): void {
-    let text = this.pending.length > 0 ? this.pending + chunk : chunk;
-    if (text.indexOf('\u0000') !== -1) text = text.replaceAll('\u0000', '\ufffd');
-    this.arrowAt = -1;
+    const text = chunk.indexOf('\u0000') !== -1 ? chunk.replaceAll('\u0000', '\ufffd') : chunk;
     let position = 0;
+    if (this.pending.length > 0) {
+      // A line that began in an earlier chunk: its pieces are joined once, when its end comes, so
+      // a very long line costs its length once and not once per chunk.
+      const newline = text.indexOf('\n');
+      if (newline === -1) {
+        this.pending.push(text);
+        return;
+      }
+      this.pending.push(text.slice(0, newline));
+      const line = this.pending.join('');
+      this.pending = [];
+      this.arrowAt = -1;
+      this.lineNumber++;
+      this.feed(line, 0, line.length);
+      position = newline + 1;
+    }
+    this.arrowAt = -1;
     for (;;) {
       const newline = text.indexOf('\n', position);
       if (newline === -1) break;
@@ -117,14 +132,14 @@ export class WebVttParser {
       this.feed(text, position, newline);
       position = newline + 1;
     }
-    this.pending = position < text.length ? text.slice(position) : '';
+    if (position < text.length) this.pending.push(position === 0 ? text : text.slice(position));
   }
 
   /** The end of the file. Throws WebVttSignatureError when the file never had a signature. */
   end(): void {
     if (this.pending.length > 0) {
-      const last = this.pending;
-      this.pending = '';
+      const last = this.pending.join('');
+      this.pending = [];
       this.arrowAt = -1;
       this.lineNumber++;
       this.feed(last, 0, last.length);
