@@ -76,7 +76,18 @@ export class WebVttParser {
   // The block being collected (spec: collect a WebVTT block).
   private inHeader = false;
   private lineCount = 0;
+  /** The block's lines from texts before the current one, joined with LF. */
   private buffer = '';
+  /**
+   * The block's latest lines, as a range of the text being scanned (lines of one text are
+   * contiguous, LF between them): sliced once when the block ends, not line by line.
+   */
+  private spanTextId = -1;
+  private spanText = '';
+  private spanFrom = 0;
+  private spanTo = 0;
+  /** Counts the texts scanned, so a span is known to be in the current one without comparing strings. */
+  private textId = 0;
   private bufferStartLine = 0;
   private seenArrow = false;
   private cueId: string | null = null;
@@ -120,11 +131,13 @@ export class WebVttParser {
       const line = this.pending.join('');
       this.pending = [];
       this.arrowAt = -1;
+      this.textId++;
       this.lineNumber++;
       this.feed(line, 0, line.length);
       position = newline + 1;
     }
     this.arrowAt = -1;
+    this.textId++;
     for (;;) {
       const newline = text.indexOf('\n', position);
       if (newline === -1) break;
@@ -141,6 +154,7 @@ export class WebVttParser {
       const last = this.pending.join('');
       this.pending = [];
       this.arrowAt = -1;
+      this.textId++;
       this.lineNumber++;
       this.feed(last, 0, last.length);
     }
@@ -204,7 +218,7 @@ export class WebVttParser {
     this.phase = Phase.InBlock;
     this.inHeader = inHeader;
     this.lineCount = 0;
-    this.buffer = '';
+    this.clearBuffer();
     this.bufferStartLine = this.lineNumber;
     this.seenArrow = false;
     this.cueId = null;
@@ -220,8 +234,8 @@ export class WebVttParser {
       if (!this.inHeader && (this.lineCount === 1 || (this.lineCount === 2 && !this.seenArrow))) {
         this.seenArrow = true;
         if (this.collectTimings(text, start, end)) {
-          this.cueId = this.buffer;
-          this.buffer = '';
+          this.cueId = this.takeBuffer();
+          this.clearBuffer();
           this.bufferStartLine = this.lineNumber + 1;
           this.seenCue = true;
           this.cueLine = this.lineNumber;
@@ -243,21 +257,47 @@ export class WebVttParser {
       return;
     }
     if (!this.inHeader && this.lineCount === 2 && !this.seenCue) {
-      if (isBlockKeyword(this.buffer, 'STYLE')) {
+      const first = this.takeBuffer();
+      if (isBlockKeyword(first, 'STYLE')) {
         this.blockKind = 'STYLE';
-        this.buffer = '';
+        this.clearBuffer();
         this.bufferStartLine = this.lineNumber;
-      } else if (isBlockKeyword(this.buffer, 'REGION')) {
+      } else if (isBlockKeyword(first, 'REGION')) {
         this.blockKind = 'REGION';
-        this.buffer = '';
+        this.clearBuffer();
         this.bufferStartLine = this.lineNumber;
       }
     }
-    const line = text.slice(start, end);
-    this.buffer = this.buffer.length === 0 ? line : `${this.buffer}\n${line}`;
+    if (this.spanTextId === this.textId) {
+      this.spanTo = end;
+      return;
+    }
+    if (this.spanTextId !== -1) this.takeBuffer();
+    this.spanTextId = this.textId;
+    this.spanText = text;
+    this.spanFrom = start;
+    this.spanTo = end;
+  }
+
+  /** The block's lines so far, joined with LF (the span moved into the buffer). */
+  private takeBuffer(): string {
+    if (this.spanTextId !== -1) {
+      const span = this.spanText.slice(this.spanFrom, this.spanTo);
+      this.buffer = this.buffer.length === 0 ? span : `${this.buffer}\n${span}`;
+      this.spanTextId = -1;
+      this.spanText = '';
+    }
+    return this.buffer;
+  }
+
+  private clearBuffer(): void {
+    this.buffer = '';
+    this.spanTextId = -1;
+    this.spanText = '';
   }
 
   private finishBlock(): void {
+    this.takeBuffer();
     if (this.inHeader) {
       if (this.buffer.length > 0) this.headerLines.push(...this.buffer.split('\n'));
     } else if (this.cueId !== null) {
