@@ -94,7 +94,7 @@ try {
   const small = join(dir, 'cues-200k.vtt');
   writeFileSync(small, text);
   const t0 = performance.now();
-  const document = await load(small, { sourceName: small, now: RationalTime.now(1000), warn: () => undefined });
+  const document = await load(small, { sourceName: small, now: RationalTime.now(1000), report: () => undefined });
   let loaded = 0;
   for await (const annotation of document.annotations) if (annotation) loaded++;
   const loadRate = (loaded / (performance.now() - t0)) * 1000;
@@ -141,6 +141,34 @@ try {
         target: 1,
         targetText: '>= 100k cues/s end to end, peak RSS < 200 MB',
         extra: { seconds: seconds.toFixed(2), peak_rss_mb: rss === null ? 'unknown' : rss.toFixed(0), rss_pass: rss === null ? 'unknown' : rss < 200, node_e0_seconds: nodeSeconds.toFixed(2) },
+      });
+    }
+  }
+
+  // Hostile input: one cue whose text is a single 50 MB line, read and written by `annot convert`
+  // (.vtt and .srt, each to the other format). Target: peak RSS < 4x the input + 150 MB.
+  if (help.status === 0) {
+    const line = 'word '.repeat(10 * 1024 * 1024);
+    for (const [name, content, target] of [
+      ['one-cue-50mb.vtt', `WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n${line}\n`, 'srt'],
+      ['one-cue-50mb.srt', `1\n00:00:00,000 --> 00:00:01,000\n${line}\n`, 'vtt'],
+    ]) {
+      const input = join(dir, name);
+      writeFileSync(input, content);
+      const inputMb = Buffer.byteLength(content) / 1024 / 1024;
+      const started = performance.now();
+      const rss = peakRssMb(process.execPath, [run, 'convert', input, join(dir, `out.${target}`)]);
+      const limit = 4 * inputMb + 150;
+      report({
+        name: `annot convert, one 50 MB cue line, ${name.split('.').pop()} to ${target}`,
+        figure: rss ?? NaN,
+        unit: 'MB peak RSS',
+        reference: '4x input + 150 MB',
+        referenceFigure: limit,
+        higherIsBetter: false,
+        target: 1,
+        targetText: `peak RSS < ${limit.toFixed(0)} MB`,
+        extra: { input_mb: inputMb.toFixed(1), seconds: ((performance.now() - started) / 1000).toFixed(2), rss_pass: rss === null ? 'unknown' : rss < limit },
       });
     }
   }

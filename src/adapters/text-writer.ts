@@ -14,6 +14,12 @@ export class BufferedTextWriter {
   ) {}
 
   async write(text: string): Promise<void> {
+    if (text.length >= this.chunkChars) {
+      // A piece as big as a chunk goes out as it is, not joined into a copy.
+      await this.flush();
+      await this.send(text);
+      return;
+    }
     this.pending.push(text);
     this.pendingLength += text.length;
     if (this.pendingLength >= this.chunkChars) await this.flush();
@@ -36,6 +42,10 @@ export class BufferedTextWriter {
     const chunk = this.pending.join('');
     this.pending = [];
     this.pendingLength = 0;
+    await this.send(chunk);
+  }
+
+  private async send(chunk: string): Promise<void> {
     if (!this.stream.write(chunk, 'utf8')) {
       await new Promise<void>((resolve, reject) => {
         const onError = (error: Error): void => reject(error);

@@ -136,8 +136,8 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
         if (prefix) text = `${speaker.replace(/[\r\n]+/g, ' ').trim()}: ${plain}`;
         else speakers++;
       }
-      const lines = text.split(/\r\n?|\n/).filter((line) => line.trim().length > 0);
-      if (lines.join('\n') !== text) alteredText++;
+      const payload = srtPayload(text);
+      if (payload !== text) alteredText++;
       for (const key of Object.keys(body)) {
         if (!SRT_FIELDS.has(key)) {
           otherFields++;
@@ -145,7 +145,10 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
         }
       }
       number++;
-      await writer.write(`${number}\n${formatSrtTimestamp(startMs)} --> ${end}${coordinates}\n${lines.length > 0 ? `${lines.join('\n')}\n` : ''}\n`);
+      // The text is written as its own piece: a 50 MB subtitle is not copied into a bigger string.
+      await writer.write(`${number}\n${formatSrtTimestamp(startMs)} --> ${end}${coordinates}\n`);
+      await writer.write(payload.length > 0 ? payload : '');
+      await writer.write(payload.length > 0 ? '\n\n' : '\n');
     }
     await writer.close();
   } catch (error) {
@@ -159,6 +162,15 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   if (cleaned > 0) dropped.push({ what: 'WebVTT-only markup (voice, class and language spans, ruby text, timestamp tags) removed from the text', count: cleaned });
   if (speakers > 0) dropped.push({ what: 'speakers (the variant speaker-prefix writes them as "Name: text")', count: speakers });
   return { dropped };
+}
+
+/** The text as SRT lines: LF breaks, no blank or whitespace-only line (it would end the subtitle). */
+function srtPayload(text: string): string {
+  if (!/\r|(?:^|\n)[^\S\n]*(?:\n|$)/.test(text)) return text;
+  return text
+    .split(/\r\n?|\n/)
+    .filter((line) => line.trim().length > 0)
+    .join('\n');
 }
 
 const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker']);

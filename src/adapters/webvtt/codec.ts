@@ -188,7 +188,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
       const text = typeof body.speaker === 'string' && written !== null && firstVoice(written) === null ? withVoice(written, body.speaker) : written;
       const safe = cueText(text ?? '');
       if (safe !== (text ?? '')) alteredText++;
-      block += safe.length > 0 ? `\n${safe}\n\n` : '\n\n';
+      block += '\n';
       for (const key of Object.keys(body)) {
         if (!CUE_FIELDS.has(key)) {
           otherFields++;
@@ -196,6 +196,9 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
         }
       }
       await writer.write(block);
+      // The text is written as its own piece: a 50 MB cue is not copied into a bigger string.
+      if (safe.length > 0) await writer.write(safe);
+      await writer.write(safe.length > 0 ? '\n\n' : '\n');
     }
     await writer.close();
   } catch (error) {

@@ -6,7 +6,7 @@ export const webvttFormat: FormatAdapter = {
   extensions: ['.vtt'],
   mediaTypes: ['text/vtt'],
   description:
-    'WebVTT (W3C parsing algorithm): keeps cue times (exact ms), ids, settings, text with its tags, NOTE/STYLE/REGION blocks and header; one tier (--tier, default "cues"); writing merges all tiers in time order and drops tier names, provenance and confidence.',
+    'WebVTT (W3C parsing algorithm): keeps cue times (exact ms), ids, cue settings as typed fields (vertical, line, position, size, align, region), the speaker of a <v> voice span, text with its tags, REGION blocks (metadata webvtt.regions), NOTE/STYLE blocks and header; one tier (--tier, default "cues"); writing merges all tiers in time order, writes a body speaker as a voice span, and drops tier names, provenance and confidence.',
   bodySchemas: ['annot://schema/webvtt-cue/v1'],
   sniff: looksLikeWebVtt,
   codec: () => import('./codec.js').then((module) => module.webvttCodec),

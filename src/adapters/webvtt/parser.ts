@@ -76,7 +76,18 @@ export class WebVttParser {
   // The block being collected (spec: collect a WebVTT block).
   private inHeader = false;
   private lineCount = 0;
+  /** The block's lines from texts before the current one, joined with LF. */
   private buffer = '';
+  /**
+   * The block's latest lines, as a range of the text being scanned (lines of one text are
+   * contiguous, LF between them): sliced once when the block ends, not line by line.
+   */
+  private spanTextId = -1;
+  private spanText = '';
+  private spanFrom = 0;
+  private spanTo = 0;
+  /** Counts the texts scanned, so a span is known to be in the current one without comparing strings. */
+  private textId = 0;
   private bufferStartLine = 0;
   private seenArrow = false;
   private cueId: string | null = null;
@@ -88,8 +99,8 @@ export class WebVttParser {
   private blockKind: 'STYLE' | 'REGION' | null = null;
   private failedTimingLine = 0;
   private readonly scanned: ScannedTimestamp = { ms: -1, end: 0 };
-  /** The text not yet ending in a line break. */
-  private pending = '';
+  /** The pieces of the text not yet ending in a line break. */
+  private pending: string[] = [];
   /** Where the last "-->" search in the current text found one (text length: none further). */
   private arrowAt = -1;
 
@@ -106,10 +117,27 @@ export class WebVttParser {
    * only ids and payload lines become strings of their own, which is what keeps parsing fast.
    */
   pushText(chunk: string): void {
-    let text = this.pending.length > 0 ? this.pending + chunk : chunk;
-    if (text.indexOf('\u0000') !== -1) text = text.replaceAll('\u0000', '\ufffd');
-    this.arrowAt = -1;
+    const text = chunk.indexOf('\u0000') !== -1 ? chunk.replaceAll('\u0000', '\ufffd') : chunk;
     let position = 0;
+    if (this.pending.length > 0) {
+      // A line that began in an earlier chunk: its pieces are joined once, when its end comes, so
+      // a very long line costs its length once and not once per chunk.
+      const newline = text.indexOf('\n');
+      if (newline === -1) {
+        this.pending.push(text);
+        return;
+      }
+      this.pending.push(text.slice(0, newline));
+      const line = this.pending.join('');
+      this.pending = [];
+      this.arrowAt = -1;
+      this.textId++;
+      this.lineNumber++;
+      this.feed(line, 0, line.length);
+      position = newline + 1;
+    }
+    this.arrowAt = -1;
+    this.textId++;
     for (;;) {
       const newline = text.indexOf('\n', position);
       if (newline === -1) break;
@@ -117,15 +145,16 @@ export class WebVttParser {
       this.feed(text, position, newline);
       position = newline + 1;
     }
-    this.pending = position < text.length ? text.slice(position) : '';
+    if (position < text.length) this.pending.push(position === 0 ? text : text.slice(position));
   }
 
   /** The end of the file. Throws WebVttSignatureError when the file never had a signature. */
   end(): void {
     if (this.pending.length > 0) {
-      const last = this.pending;
-      this.pending = '';
+      const last = this.pending.join('');
+      this.pending = [];
       this.arrowAt = -1;
+      this.textId++;
       this.lineNumber++;
       this.feed(last, 0, last.length);
     }
@@ -189,7 +218,7 @@ export class WebVttParser {
     this.phase = Phase.InBlock;
     this.inHeader = inHeader;
     this.lineCount = 0;
-    this.buffer = '';
+    this.clearBuffer();
     this.bufferStartLine = this.lineNumber;
     this.seenArrow = false;
     this.cueId = null;
@@ -205,8 +234,8 @@ export class WebVttParser {
       if (!this.inHeader && (this.lineCount === 1 || (this.lineCount === 2 && !this.seenArrow))) {
         this.seenArrow = true;
         if (this.collectTimings(text, start, end)) {
-          this.cueId = this.buffer;
-          this.buffer = '';
+          this.cueId = this.takeBuffer();
+          this.clearBuffer();
           this.bufferStartLine = this.lineNumber + 1;
           this.seenCue = true;
           this.cueLine = this.lineNumber;
@@ -228,21 +257,47 @@ export class WebVttParser {
       return;
     }
     if (!this.inHeader && this.lineCount === 2 && !this.seenCue) {
-      if (isBlockKeyword(this.buffer, 'STYLE')) {
+      const first = this.takeBuffer();
+      if (isBlockKeyword(first, 'STYLE')) {
         this.blockKind = 'STYLE';
-        this.buffer = '';
+        this.clearBuffer();
         this.bufferStartLine = this.lineNumber;
-      } else if (isBlockKeyword(this.buffer, 'REGION')) {
+      } else if (isBlockKeyword(first, 'REGION')) {
         this.blockKind = 'REGION';
-        this.buffer = '';
+        this.clearBuffer();
         this.bufferStartLine = this.lineNumber;
       }
     }
-    const line = text.slice(start, end);
-    this.buffer = this.buffer.length === 0 ? line : `${this.buffer}\n${line}`;
+    if (this.spanTextId === this.textId) {
+      this.spanTo = end;
+      return;
+    }
+    if (this.spanTextId !== -1) this.takeBuffer();
+    this.spanTextId = this.textId;
+    this.spanText = text;
+    this.spanFrom = start;
+    this.spanTo = end;
+  }
+
+  /** The block's lines so far, joined with LF (the span moved into the buffer). */
+  private takeBuffer(): string {
+    if (this.spanTextId !== -1) {
+      const span = this.spanText.slice(this.spanFrom, this.spanTo);
+      this.buffer = this.buffer.length === 0 ? span : `${this.buffer}\n${span}`;
+      this.spanTextId = -1;
+      this.spanText = '';
+    }
+    return this.buffer;
+  }
+
+  private clearBuffer(): void {
+    this.buffer = '';
+    this.spanTextId = -1;
+    this.spanText = '';
   }
 
   private finishBlock(): void {
+    this.takeBuffer();
     if (this.inHeader) {
       if (this.buffer.length > 0) this.headerLines.push(...this.buffer.split('\n'));
     } else if (this.cueId !== null) {
