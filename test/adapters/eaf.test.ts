@@ -87,8 +87,8 @@ describe('loading an EAF document', () => {
     const { annotations } = await load(join(FIXTURES, 'all-stereotypes.eaf'));
     const first = byEafId(annotations, 'a1');
     expect(first.reference).toEqual(mediaRef('file:///media/session.wav', new TimeInterval(new RationalTime(0, 1000), new RationalTime(1500, 1000))));
-    expect(first.body).toEqual({ text: 'the cat & the dog', annotation_id: 'a1', time_slots: ['ts1', 'ts4'] });
-    expect(byEafId(annotations, 'a2').body).toEqual({ text: '<laughs>', annotation_id: 'a2', ext_ref: 'er1' });
+    expect(first.body).toEqual({ text: 'the cat & the dog', speaker: 'Speaker A', annotation_id: 'a1', time_slots: ['ts1', 'ts4'] });
+    expect(byEafId(annotations, 'a2').body).toEqual({ text: '<laughs>', speaker: 'Speaker A', annotation_id: 'a2', ext_ref: 'er1' });
     expect(byEafId(annotations, 'a6').body).toEqual({ text: 'point', annotation_id: 'a6', cve_ref: 'cve_point' });
     expect(byEafId(annotations, 'a10').body.text).toBe('the <dog>');
     expect(first.provenance.was_generated_by).toBe('adapter:eaf');

@@ -200,6 +200,8 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
   const annotations: Annotation[] = [];
   const deferred: RawAnnotation[] = [];
   const annotatorOf = new Map(tiers.map((tier) => [tier.name, typeof tier.metadata.annotator === 'string' ? tier.metadata.annotator : undefined]));
+  // ELAN's PARTICIPANT says who speaks on a tier: each of its annotations carries it as body.speaker.
+  const speakerOf = new Map(tiers.flatMap((tier) => (typeof tier.metadata.participant === 'string' && tier.metadata.participant.trim() !== '' ? [[tier.name, tier.metadata.participant] as const] : [])));
   const provenanceOf = new Map<string, ReturnType<typeof importProvenance>>();
   const provenanceFor = (tier: string): ReturnType<typeof importProvenance> => {
     let provenance = provenanceOf.get(tier);
@@ -209,6 +211,8 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
 
   const emit = (tier: string, raw: RawAnnotation, interval?: TimeInterval, timeFields?: Record<string, unknown>): void => {
     const body: Record<string, unknown> = { text: raw.value, annotation_id: raw.eafId };
+    const speaker = speakerOf.get(tier);
+    if (speaker !== undefined) body.speaker = speaker;
     for (const [attribute, key] of ANNOTATION_ATTRIBUTE_KEYS) if (raw.element.attributes[attribute] !== undefined) body[key] = raw.element.attributes[attribute];
     if (timeFields) Object.assign(body, timeFields);
     const id = newAnnotationId();
