@@ -254,12 +254,25 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     }
   }
   // References to annotations on later tiers (only in files whose PARENT_REFs are inconsistent).
+  // A reference to an annotation the document does not have is an error finding; the annotation
+  // (and whatever refers to it in turn) is left out, the rest of the file is read.
   let pending = deferred;
   while (pending.length > 0) {
     const still = pending.filter((raw) => !uuidOf.has(raw.ref as string));
     if (still.length === pending.length) {
-      const raw = still[0];
-      fail(raw.element, raw.path, `ANNOTATION_REF naming an annotation of the document; "${raw.ref}" is none`);
+      for (const raw of still) {
+        const missing = !still.some((other) => other.eafId === raw.ref);
+        options.report({
+          code: 'missing_reference',
+          severity: 'error',
+          file,
+          location: { ...lineAndColumn(text, raw.element.offset), path: raw.path },
+          message: missing
+            ? `REF_ANNOTATION ${raw.eafId} refers to ANNOTATION_REF="${raw.ref}", which no annotation of the document has; left out`
+            : `REF_ANNOTATION ${raw.eafId} refers to ${raw.ref}, which was left out (its own reference is missing); left out too`,
+        });
+      }
+      break;
     }
     for (const raw of pending) if (uuidOf.has(raw.ref as string)) emit(tierOfRaw(raw), raw);
     pending = still;

@@ -34,6 +34,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const document = parseTextGrid(decodeSource(await readFile(path), options.sourceName), options.sourceName);
   const times: string[] = [document.xmin, document.xmax];
   for (const tier of document.tiers) for (const item of tier.items) times.push(item.start, item.end);
+  reportOverlaps(document.tiers, options);
   const rate = options.rate ?? decimalRateOf(times);
   const clock = new ImportClock(rate, options.strictTime ?? false);
   const assetId = options.assetId ?? DEFAULT_TEXTGRID_ASSET;
@@ -65,6 +66,30 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     annotations: annotations(),
     quantization: () => clock.quantization(),
   };
+}
+
+/**
+ * Praat refuses an IntervalTier whose intervals overlap (each must start where the previous one
+ * ended). The annotations are still read; each overlap is an error finding at the line of the
+ * interval that starts too early.
+ */
+function reportOverlaps(tiers: ReturnType<typeof parseTextGrid>['tiers'], options: LoadOptions): void {
+  for (const tier of tiers) {
+    if (tier.kind !== 'IntervalTier') continue;
+    let previous: (typeof tier.items)[number] | null = null;
+    for (const item of tier.items) {
+      if (previous !== null && Number(item.start) < Number(previous.end)) {
+        options.report({
+          code: 'tier_overlap',
+          severity: 'error',
+          file: options.sourceName,
+          location: { line: item.line },
+          message: `interval ${JSON.stringify(item.text)} of tier ${JSON.stringify(tier.name)} starts at ${item.start}, before the previous interval (${JSON.stringify(previous.text)}, line ${previous.line}) ends at ${previous.end}; Praat requires the intervals of a tier not to overlap`,
+        });
+      }
+      previous = item;
+    }
+  }
 }
 
 interface Item {
