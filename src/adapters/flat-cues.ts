@@ -111,9 +111,23 @@ export function toMs(v: number, r: number): number {
   return floor % 2 === 0 ? floor : floor + 1;
 }
 
-/** A body's text for a cue format: `text` when it is a string, else `label`, else nothing. */
+/** A body's text for a cue format: `text` when it is a string, else `label`, else `value` (see bodyTextKey). */
 export function bodyText(body: Readonly<Record<string, unknown>>): string | null {
-  if (typeof body.text === 'string') return body.text;
-  if (typeof body.label === 'string') return body.label;
+  const key = bodyTextKey(body);
+  if (key === null) return null;
+  const value = body[key];
+  return typeof value === 'string' ? value : String(value);
+}
+
+/**
+ * Which body field is the text a text-only format (cues, TextGrid labels, ELAN values) writes:
+ * `text`, else `label`, else a scalar `value` (a JAMS observation's value is its label: the chord
+ * `A:7(b9)`, the segment `head`, the tempo 120). The other fields are what such a format loses.
+ */
+export function bodyTextKey(body: Readonly<Record<string, unknown>>): 'text' | 'label' | 'value' | null {
+  if (typeof body.text === 'string') return 'text';
+  if (typeof body.label === 'string') return 'label';
+  const value = body.value;
+  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return 'value';
   return null;
 }

@@ -11,8 +11,8 @@ import { TimeInterval } from '../time/time-interval.js';
 /**
  * A subtitle or lyric track kept as three tiers of an AnnotationStore:
  *
- *   sections  NONE                       song-section/v1 {name}
- *   lines     INCLUDED_IN sections       lyric-line/v1   {text, section?, line_index?}
+ *   sections  NONE                       song-section/v1 {label, title?, energy?, mood?, extra?}
+ *   lines     INCLUDED_IN sections       lyric-line/v1   {text, section?, line_index?, extra?}
  *   words     INCLUDED_IN lines          word/v1         {text}
  *
  * Inputs are float seconds, as aligners and lyric tools produce them. Each goes through its
@@ -51,6 +51,14 @@ export interface SubtitleBuilderOptions {
 
 export interface SectionOptions {
   confidence?: number | null;
+  /** A display title (song-section/v1 `title`). */
+  title?: string | null;
+  /** How energetic the section is: a number or a word (song-section/v1 `energy`). */
+  energy?: number | string | null;
+  /** The section's mood (song-section/v1 `mood`). */
+  mood?: string | null;
+  /** Further fields of the producer (song-section/v1 `extra`). */
+  extra?: Record<string, unknown>;
 }
 
 export interface LineOptions {
@@ -60,6 +68,8 @@ export interface LineOptions {
   lineIndex?: number | null;
   words?: readonly WordSpec[];
   confidence?: number | null;
+  /** Further fields of the producer (lyric-line/v1 `extra`). */
+  extra?: Record<string, unknown>;
 }
 
 export interface WordOptions {
@@ -119,8 +129,13 @@ export class SubtitleBuilder {
   }
 
   /** A song section (verse, chorus...) on the sections tier. */
-  async section(name: string, start: number, end: number, options: SectionOptions = {}): Promise<Annotation> {
-    const annotation = this.build(SECTIONS_TIER, SECTION_SCHEMA_URI, { name }, secondsToInterval(start, end, this.rate, 'section'), options.confidence ?? null, [], 'section');
+  async section(label: string, start: number, end: number, options: SectionOptions = {}): Promise<Annotation> {
+    const body: Record<string, unknown> = { label };
+    if (options.title !== undefined) body.title = options.title;
+    if (options.energy !== undefined) body.energy = options.energy;
+    if (options.mood !== undefined) body.mood = options.mood;
+    if (options.extra !== undefined) body.extra = options.extra;
+    const annotation = this.build(SECTIONS_TIER, SECTION_SCHEMA_URI, body, secondsToInterval(start, end, this.rate, 'section'), options.confidence ?? null, [], 'section');
     await this.write([annotation]);
     return annotation;
   }
@@ -133,6 +148,7 @@ export class SubtitleBuilder {
     const body: Record<string, unknown> = { text };
     if (options.section !== undefined && options.section !== null) body.section = options.section;
     if (options.lineIndex !== undefined && options.lineIndex !== null) body.line_index = options.lineIndex;
+    if (options.extra !== undefined) body.extra = options.extra;
     const line = this.build(LINES_TIER, LINE_SCHEMA_URI, body, secondsToInterval(start, end, this.rate, 'line'), options.confidence ?? null, [], 'line');
     const words = (options.words ?? []).map((spec, i) => {
       if (!Array.isArray(spec) || spec.length < 3 || spec.length > 4) {

@@ -87,8 +87,8 @@ describe('loading an EAF document', () => {
     const { annotations } = await load(join(FIXTURES, 'all-stereotypes.eaf'));
     const first = byEafId(annotations, 'a1');
     expect(first.reference).toEqual(mediaRef('file:///media/session.wav', new TimeInterval(new RationalTime(0, 1000), new RationalTime(1500, 1000))));
-    expect(first.body).toEqual({ text: 'the cat & the dog', annotation_id: 'a1', time_slots: ['ts1', 'ts4'] });
-    expect(byEafId(annotations, 'a2').body).toEqual({ text: '<laughs>', annotation_id: 'a2', ext_ref: 'er1' });
+    expect(first.body).toEqual({ text: 'the cat & the dog', speaker: 'Speaker A', annotation_id: 'a1', time_slots: ['ts1', 'ts4'] });
+    expect(byEafId(annotations, 'a2').body).toEqual({ text: '<laughs>', speaker: 'Speaker A', annotation_id: 'a2', ext_ref: 'er1' });
     expect(byEafId(annotations, 'a6').body).toEqual({ text: 'point', annotation_id: 'a6', cve_ref: 'cve_point' });
     expect(byEafId(annotations, 'a10').body.text).toBe('the <dog>');
     expect(first.provenance.was_generated_by).toBe('adapter:eaf');
@@ -165,7 +165,6 @@ describe('malformed EAF input', () => {
     ['an unknown entity', '<ANNOTATION_DOCUMENT>\n  <LICENSE>&nbsp;</LICENSE></ANNOTATION_DOCUMENT>', /bad\.eaf:2:\d+.*entities/],
     ['another root', '<?xml version="1.0"?>\n<TextGrid/>', /bad\.eaf:2:1 \(TextGrid\): an ELAN document/],
     ['a slot reference to nothing', '<ANNOTATION_DOCUMENT><TIME_ORDER/>\n<TIER TIER_ID="t" LINGUISTIC_TYPE_REF="x"><ANNOTATION>\n  <ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="ts1" TIME_SLOT_REF2="ts2"/></ANNOTATION></TIER></ANNOTATION_DOCUMENT>', /bad\.eaf:3:3 \(TIER\[1\]\/ANNOTATION\[1\]\/ALIGNABLE_ANNOTATION\): TIME_SLOT_REF1 naming a TIME_SLOT/],
-    ['a dangling ANNOTATION_REF', '<ANNOTATION_DOCUMENT>\n<TIER TIER_ID="t"><ANNOTATION><REF_ANNOTATION ANNOTATION_ID="a1" ANNOTATION_REF="a9"/></ANNOTATION></TIER></ANNOTATION_DOCUMENT>', /bad\.eaf:2:\d+ .*"a9" is none/],
     ['a non-numeric TIME_VALUE', '<ANNOTATION_DOCUMENT><TIME_ORDER>\n<TIME_SLOT TIME_SLOT_ID="ts1" TIME_VALUE="soon"/></TIME_ORDER></ANNOTATION_DOCUMENT>', /bad\.eaf:2:1 .*TIME_VALUE in milliseconds/],
     ['an end before the start', '<ANNOTATION_DOCUMENT><TIME_ORDER><TIME_SLOT TIME_SLOT_ID="ts1" TIME_VALUE="9"/><TIME_SLOT TIME_SLOT_ID="ts2" TIME_VALUE="1"/></TIME_ORDER>\n<TIER TIER_ID="t"><ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="ts1" TIME_SLOT_REF2="ts2"/></ANNOTATION></TIER></ANNOTATION_DOCUMENT>', /not before the start/],
   ];

@@ -65,9 +65,23 @@ describe('SubtitleBuilder', () => {
   it('writes sections as song-section/v1 bodies at the builder rate', async () => {
     const { store } = await song();
     const sections = await store.byTier('sections');
-    expect(sections.map((s) => s.body)).toEqual([{ name: 'verse 1' }, { name: 'chorus' }]);
+    expect(sections.map((s) => s.body)).toEqual([{ label: 'verse 1' }, { label: 'chorus' }]);
     expect(sections.every((s) => s.body_schema_uri === SECTION_SCHEMA_URI)).toBe(true);
     expect(annotationInterval(sections[1])?.start.isIdentical(new RationalTime(10000, 1000))).toBe(true);
+  });
+
+  it("writes the reference's section and line bodies: label, title, energy, mood and extra fields", async () => {
+    const store = new MemoryStore();
+    const builder = new SubtitleBuilder(store, SONG);
+    const section = await builder.section('chorus', 0, 10, { title: 'Chorus 1', energy: 0.8, mood: 'bright', extra: { key: 'G' } });
+    expect(section.body).toEqual({ label: 'chorus', title: 'Chorus 1', energy: 0.8, mood: 'bright', extra: { key: 'G' } });
+    const { line } = await builder.line('la la', 0, 2, { section: 'chorus', lineIndex: 0, extra: { singer: 'lead' } });
+    expect(line.body).toEqual({ text: 'la la', section: 'chorus', line_index: 0, extra: { singer: 'lead' } });
+    expect(validateBody(SECTION_SCHEMA_URI, { label: 'verse', title: null, energy: 'high', mood: null, tempo_change: true }).valid).toBe(true);
+    expect(validateBody(SECTION_SCHEMA_URI, { name: 'verse' }).valid).toBe(true);
+    expect(validateBody(SECTION_SCHEMA_URI, { title: 'no label' }).valid).toBe(false);
+    expect(validateBody(LINE_SCHEMA_URI, { text: 'x', line_index: 2, section: 'verse', extra: {}, singer: 'lead' }).valid).toBe(true);
+    expect(validateBody(LINE_SCHEMA_URI, { line_index: 2 }).valid).toBe(false);
   });
 
   it('writes a line as lyric-line/v1 and its words as word/v1, with confidence on the annotation', async () => {
@@ -193,9 +207,9 @@ describe('SubtitleTrack', () => {
   it('finds the sections covering an instant: at its start yes, at its end no', async () => {
     const { store } = await song();
     const track = new SubtitleTrack(store, SONG);
-    expect((await track.sectionsCovering(0)).map((s) => s.body.name)).toEqual(['verse 1']);
-    expect((await track.sectionsCovering(9.9995)).map((s) => s.body.name)).toEqual(['chorus']); // rounds to 10 s
-    expect((await track.sectionsCovering(10)).map((s) => s.body.name)).toEqual(['chorus']);
+    expect((await track.sectionsCovering(0)).map((s) => s.body.label)).toEqual(['verse 1']);
+    expect((await track.sectionsCovering(9.9995)).map((s) => s.body.label)).toEqual(['chorus']); // rounds to 10 s
+    expect((await track.sectionsCovering(10)).map((s) => s.body.label)).toEqual(['chorus']);
     expect(await track.sectionsCovering(20)).toEqual([]);
   });
 
@@ -210,7 +224,7 @@ describe('SubtitleTrack', () => {
   it('lists whole tiers by start and the words of one line', async () => {
     const { store, first } = await song();
     const track = new SubtitleTrack(store, SONG);
-    expect((await track.allSections()).map((s) => s.body.name)).toEqual(['verse 1', 'chorus']);
+    expect((await track.allSections()).map((s) => s.body.label)).toEqual(['verse 1', 'chorus']);
     expect((await track.allLines()).map((l) => l.body.line_index)).toEqual([0, 1, 2]);
     expect((await track.allWords()).map((w) => w.body.text)).toEqual(['I', 'came', 'down', 'to', 'pray']);
     expect((await track.wordsOf(first.line)).map((w) => w.body.text)).toEqual(['I', 'came', 'down']);

@@ -200,6 +200,8 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
   const annotations: Annotation[] = [];
   const deferred: RawAnnotation[] = [];
   const annotatorOf = new Map(tiers.map((tier) => [tier.name, typeof tier.metadata.annotator === 'string' ? tier.metadata.annotator : undefined]));
+  // ELAN's PARTICIPANT says who speaks on a tier: each of its annotations carries it as body.speaker.
+  const speakerOf = new Map(tiers.flatMap((tier) => (typeof tier.metadata.participant === 'string' && tier.metadata.participant.trim() !== '' ? [[tier.name, tier.metadata.participant] as const] : [])));
   const provenanceOf = new Map<string, ReturnType<typeof importProvenance>>();
   const provenanceFor = (tier: string): ReturnType<typeof importProvenance> => {
     let provenance = provenanceOf.get(tier);
@@ -209,6 +211,8 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
 
   const emit = (tier: string, raw: RawAnnotation, interval?: TimeInterval, timeFields?: Record<string, unknown>): void => {
     const body: Record<string, unknown> = { text: raw.value, annotation_id: raw.eafId };
+    const speaker = speakerOf.get(tier);
+    if (speaker !== undefined) body.speaker = speaker;
     for (const [attribute, key] of ANNOTATION_ATTRIBUTE_KEYS) if (raw.element.attributes[attribute] !== undefined) body[key] = raw.element.attributes[attribute];
     if (timeFields) Object.assign(body, timeFields);
     const id = newAnnotationId();
@@ -250,12 +254,25 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     }
   }
   // References to annotations on later tiers (only in files whose PARENT_REFs are inconsistent).
+  // A reference to an annotation the document does not have is an error finding; the annotation
+  // (and whatever refers to it in turn) is left out, the rest of the file is read.
   let pending = deferred;
   while (pending.length > 0) {
     const still = pending.filter((raw) => !uuidOf.has(raw.ref as string));
     if (still.length === pending.length) {
-      const raw = still[0];
-      fail(raw.element, raw.path, `ANNOTATION_REF naming an annotation of the document; "${raw.ref}" is none`);
+      for (const raw of still) {
+        const missing = !still.some((other) => other.eafId === raw.ref);
+        options.report({
+          code: 'missing_reference',
+          severity: 'error',
+          file,
+          location: { ...lineAndColumn(text, raw.element.offset), path: raw.path },
+          message: missing
+            ? `REF_ANNOTATION ${raw.eafId} refers to ANNOTATION_REF="${raw.ref}", which no annotation of the document has; left out`
+            : `REF_ANNOTATION ${raw.eafId} refers to ${raw.ref}, which was left out (its own reference is missing); left out too`,
+        });
+      }
+      break;
     }
     for (const raw of pending) if (uuidOf.has(raw.ref as string)) emit(tierOfRaw(raw), raw);
     pending = still;

@@ -5,6 +5,7 @@ import type { AnnotationStore } from '../../store/store.js';
 import type { RationalTime } from '../../time/rational-time.js';
 import type { TimeInterval } from '../../time/time-interval.js';
 import type { DumpReport } from '../adapter.js';
+import { bodyText, bodyTextKey } from '../flat-cues.js';
 import {
   ANNOTATION_ATTRIBUTE_KEYS,
   CONSTRAINT_DESCRIPTIONS,
@@ -18,7 +19,7 @@ import {
 import { attributeList, ChunkedWriter, escapeAttribute, escapeText } from './xml-write.js';
 
 /** Body keys the EAF format keeps; any other body field is reported as dropped. */
-const KEPT_BODY_KEYS = new Set(['text', 'annotation_id', 'time_slots', 'unaligned', ...ANNOTATION_ATTRIBUTE_KEYS.map(([, key]) => key)]);
+const KEPT_BODY_KEYS = new Set(['text', 'speaker', 'annotation_id', 'time_slots', 'unaligned', ...ANNOTATION_ATTRIBUTE_KEYS.map(([, key]) => key)]);
 
 /** Where EAF's schema puts each top-level element; unknown elements go last, in their order. */
 const ELEMENT_ORDER = ['LICENSE', 'HEADER', 'TIME_ORDER', 'TIER', 'LINGUISTIC_TYPE', 'LOCALE', 'LANGUAGE', 'CONSTRAINT', 'CONTROLLED_VOCABULARY', 'LEXICON_REF', 'REF_LINK_SET', 'EXTERNAL_REF'];
@@ -67,7 +68,8 @@ export async function writeEaf(store: AnnotationStore, path: string, now: Date =
     const slots = annotation.body.time_slots;
     if (Array.isArray(slots)) for (const slot of slots) if (typeof slot === 'string') reservedSlots.add(slot);
     if (annotation.confidence !== null) drop('confidence');
-    if (Object.keys(annotation.body).some((key) => !KEPT_BODY_KEYS.has(key))) drop('body fields other than text and ELAN attributes');
+    const textKey = bodyTextKey(annotation.body);
+    if (Object.keys(annotation.body).some((key) => !KEPT_BODY_KEYS.has(key) && key !== textKey)) drop('body fields other than the text (text, label or value) and ELAN attributes');
   }
   if (total > 0) {
     drop('provenance', total);
@@ -81,6 +83,8 @@ export async function writeEaf(store: AnnotationStore, path: string, now: Date =
       tierByName.set(name, tier);
     }
   }
+
+  splitBySpeaker(tiers, tierByName, byTier);
 
   // ELAN ids: the body's annotation_id when it is free, else a fresh a<n>.
   const eafIdOf = new Map<string, string>();
@@ -243,7 +247,7 @@ export async function writeEaf(store: AnnotationStore, path: string, now: Date =
     for (const item of list) {
       const body = item.annotation.body;
       const extra: Array<[string, string | undefined]> = ANNOTATION_ATTRIBUTE_KEYS.map(([attribute, key]) => [attribute, typeof body[key] === 'string' ? (body[key] as string) : undefined]);
-      const value = escapeText(textOf(body.text));
+      const value = escapeText(bodyTextKey(body) !== null ? (bodyText(body) as string) : textOf(body.text));
       if (item.ref !== undefined) {
         const refAttributes: Array<[string, string | undefined]> = [['ANNOTATION_ID', item.eafId], ['ANNOTATION_REF', item.ref], ['PREVIOUS_ANNOTATION', item.previous], ...extra];
         await writer.write(`        <ANNOTATION>\n            <REF_ANNOTATION${attributeList(refAttributes)}>\n                <ANNOTATION_VALUE>${value}</ANNOTATION_VALUE>\n            </REF_ANNOTATION>\n        </ANNOTATION>\n`);
@@ -360,6 +364,45 @@ function plainXml(element: PlainElement, depth: number): string {
 function slotNumber(slot: SlotOut): number {
   const number = /^ts(\d+)$/.exec(slot.name);
   return number ? Number(number[1]) : Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * ELAN keeps who speaks on the tier (PARTICIPANT), not on the annotation: annotations whose
+ * body.speaker differs from their tier's participant move to one tier per speaker, named
+ * `tier (speaker)`, with PARTICIPANT set (a tier all of one speaker and without a participant just
+ * takes it). Only independent tiers that no tier depends on are split, so no reference breaks.
+ * The reader gives each annotation its tier's participant back as body.speaker.
+ */
+function splitBySpeaker(tiers: Tier[], tierByName: Map<string, Tier>, byTier: Map<string, Annotation[]>): void {
+  const parents = new Set(tiers.map((tier) => tier.parent).filter((parent): parent is string => parent !== null));
+  for (let index = 0; index < tiers.length; index++) {
+    const tier = tiers[index];
+    if (tier.stereotype !== 'NONE' || parents.has(tier.name)) continue;
+    const own = typeof tier.metadata.participant === 'string' && tier.metadata.participant !== '' ? tier.metadata.participant : undefined;
+    const stay: Annotation[] = [];
+    const bySpeaker = new Map<string, Annotation[]>();
+    for (const annotation of byTier.get(tier.name) ?? []) {
+      const speaker = annotation.body.speaker;
+      if (typeof speaker !== 'string' || speaker === '' || speaker === own) stay.push(annotation);
+      else bySpeaker.set(speaker, [...(bySpeaker.get(speaker) ?? []), annotation]);
+    }
+    if (bySpeaker.size === 0) continue;
+    if (stay.length === 0 && bySpeaker.size === 1 && own === undefined) {
+      const withParticipant: Tier = { ...tier, metadata: { ...tier.metadata, participant: [...bySpeaker.keys()][0] } };
+      tiers[index] = withParticipant;
+      tierByName.set(tier.name, withParticipant);
+      continue;
+    }
+    byTier.set(tier.name, stay);
+    for (const [speaker, list] of bySpeaker) {
+      let name = `${tier.name} (${speaker})`;
+      for (let n = 2; tierByName.has(name); n++) name = `${tier.name} (${speaker}) ${n}`;
+      const speakerTier: Tier = { name, stereotype: 'NONE', parent: null, metadata: { ...tier.metadata, participant: speaker } };
+      tiers.splice(++index, 0, speakerTier);
+      tierByName.set(name, speakerTier);
+      byTier.set(name, list);
+    }
+  }
 }
 
 function textOf(value: JsonValue | undefined): string {

@@ -49,6 +49,9 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
   };
   const rootSchema = schemaName(root);
   if (!isObject(root) || rootSchema === null) return fail('$', 'an OTIO document: an object with "OTIO_SCHEMA": "Timeline.1"');
+  if (rootSchema === 'SerializableObject' || rootSchema === 'SerializableObjectWithMetadata' || rootSchema === 'SerializableCollection') {
+    return fail('$.OTIO_SCHEMA', `an OTIO timeline ("Timeline.1"), a stack, a track or an item; this file holds a bare ${String(root.OTIO_SCHEMA)}, which has no time to read annotations from`);
+  }
   let stack: OtioObject;
   const parts: TimelineParts = { timeline: {}, stack: {} };
   let stackPath = '$';
@@ -142,8 +145,13 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
     return zero;
   };
 
+  /**
+   * Lays out a track's children. `origin` is where the track starts in the parent's time; a
+   * track's own source_range trims it, so its child at local time t plays at origin + t - start
+   * (OTIO's multiple_track.otio trims its third track by -7 frames: Clip-005 plays at 7-16).
+   */
   const walkTrack = (track: OtioObject, path: string, tier: string, origin: RationalTime): void => {
-    let cursor = origin;
+    let cursor = subtractTimes(origin, startOf(track.source_range, `${path}.source_range`));
     const children = Array.isArray(track.children) ? track.children : [];
     children.forEach((child, index) => {
       const where = `${path}.children[${index}]`;
@@ -188,7 +196,8 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
         if (extra) body.extra = extra;
         add(tier, defaultAsset, cursor, end, body, OTIO_CLIP_SCHEMA);
         if (nested) {
-          const innerOrigin = subtractTimes(cursor, sourceStart);
+          // A nested track trims itself (walkTrack subtracts its start); a stack's trim shifts its layers.
+          const innerOrigin = kind === 'Stack' ? subtractTimes(cursor, sourceStart) : cursor;
           const layers = Array.isArray(child.children) ? child.children : [];
           // Our dump writes nested items back empty (their tracks are tiers of their own): no tier then.
           const inner = kind === 'Stack' ? layers : layers.length > 0 ? [child] : [];

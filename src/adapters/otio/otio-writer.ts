@@ -72,9 +72,12 @@ export async function writeOtio(store: AnnotationStore, path: string): Promise<D
     const lanes = intoLanes(items);
     const mainTrack = tracks.length;
     const placedClips = new Map<string, { start: RationalTime; sourceStart: RationalTime; clip: OtioObject }>();
+    // A kept track trimmed by its own source_range: local time 0 plays at -start (see walkTrack),
+    // so lay its children out from there, unless an edit moved something before that point.
+    const trim = trackTrim(tier, lanes[0], transitions);
     lanes.forEach((lane, laneIndex) => {
       const children: OtioValue[] = [];
-      let cursor = ZERO;
+      let cursor = laneIndex === 0 ? trim.origin : ZERO;
       const pendingTransitions = laneIndex === 0 ? [...transitions].sort((a, b) => cutOf(a).compare(cutOf(b))) : [];
       const flushTransitions = (until: RationalTime | null): void => {
         while (pendingTransitions.length > 0 && (until === null || cutOf(pendingTransitions[0]).le(until))) {
@@ -101,8 +104,10 @@ export async function writeOtio(store: AnnotationStore, path: string): Promise<D
         cursor = item.reference.interval.end;
       }
       flushTransitions(null);
-      const laneMarkers = laneIndex === 0 ? trackMarkers.map((marker) => writeMarker(marker, ZERO)) : [];
-      tracks.push(writeTrack(tier, name, children, laneMarkers, laneIndex, mainTrack));
+      const laneMarkers = laneIndex === 0 ? trackMarkers.map((marker) => writeMarker(marker, trim.origin)) : [];
+      const track = writeTrack(tier, name, children, laneMarkers, laneIndex, mainTrack);
+      if (laneIndex === 0 && trim.dropRange) track.source_range = null;
+      tracks.push(track);
     });
     for (const [id, placed] of placedClips) {
       const attached = clipMarkers.get(id);
@@ -134,6 +139,23 @@ export async function writeOtio(store: AnnotationStore, path: string): Promise<D
   };
   await writeFile(path, `${stringifyOtio(timeline)}\n`, 'utf8');
   return { dropped: Object.entries(dropped).map(([what, count]) => ({ what, count })) };
+}
+
+/**
+ * Where a kept track's local time 0 lies on the timeline: minus its source_range start. When an
+ * item or transition now starts before that point, the trim cannot be kept: the track is written
+ * untrimmed (source_range null) from 0.
+ */
+function trackTrim(tier: Tier | undefined, items: readonly Timed[], transitions: readonly Timed[]): { origin: RationalTime; dropRange: boolean } {
+  const fields = tier && isObject(tier.metadata.track as OtioValue) ? (tier.metadata.track as OtioObject) : null;
+  const range = fields?.source_range;
+  if (!isObject(range)) return { origin: ZERO, dropRange: false };
+  const start = otioTime(range.start_time as JsonValue);
+  if (start === null || start.v === 0) return { origin: ZERO, dropRange: false };
+  const origin = subtractTimes(ZERO, start);
+  const earliest = [...items.map((item) => item.reference.interval.start), ...transitions.map(cutOf)];
+  if (origin.lt(ZERO) || earliest.some((time) => time.lt(origin))) return { origin: ZERO, dropRange: true };
+  return { origin, dropRange: false };
 }
 
 function readParts(raw: string | null): TimelineParts | null {

@@ -3,11 +3,12 @@ import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotatio
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier, type Tier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
-import { fractionToDecimal, parseSeconds, type Fraction } from '../../time/decimal.js';
+import { divideRounding, fractionToDecimal, parseSeconds, reduce, type Fraction } from '../../time/decimal.js';
 import type { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import { InvalidInputError } from '../../errors/annot-error.js';
 import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
+import { bodyText, bodyTextKey } from '../flat-cues.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { decodeSource } from '../source-text.js';
@@ -33,6 +34,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const document = parseTextGrid(decodeSource(await readFile(path), options.sourceName), options.sourceName);
   const times: string[] = [document.xmin, document.xmax];
   for (const tier of document.tiers) for (const item of tier.items) times.push(item.start, item.end);
+  reportOverlaps(document.tiers, options);
   const rate = options.rate ?? decimalRateOf(times);
   const clock = new ImportClock(rate, options.strictTime ?? false);
   const assetId = options.assetId ?? DEFAULT_TEXTGRID_ASSET;
@@ -66,6 +68,30 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   };
 }
 
+/**
+ * Praat refuses an IntervalTier whose intervals overlap (each must start where the previous one
+ * ended). The annotations are still read; each overlap is an error finding at the line of the
+ * interval that starts too early.
+ */
+function reportOverlaps(tiers: ReturnType<typeof parseTextGrid>['tiers'], options: LoadOptions): void {
+  for (const tier of tiers) {
+    if (tier.kind !== 'IntervalTier') continue;
+    let previous: (typeof tier.items)[number] | null = null;
+    for (const item of tier.items) {
+      if (previous !== null && Number(item.start) < Number(previous.end)) {
+        options.report({
+          code: 'tier_overlap',
+          severity: 'error',
+          file: options.sourceName,
+          location: { line: item.line },
+          message: `interval ${JSON.stringify(item.text)} of tier ${JSON.stringify(tier.name)} starts at ${item.start}, before the previous interval (${JSON.stringify(previous.text)}, line ${previous.line}) ends at ${previous.end}; Praat requires the intervals of a tier not to overlap`,
+        });
+      }
+      previous = item;
+    }
+  }
+}
+
 interface Item {
   start: Fraction;
   end: Fraction;
@@ -96,28 +122,71 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   let otherFields = 0;
   let noText = 0;
   let inexact = 0;
-  for await (const annotation of store.all()) {
-    if (annotation.reference.kind !== 'media') {
-      symbolic++;
-      continue;
-    }
+  const place = (annotation: Annotation, start: Fraction, end: Fraction): void => {
     count++;
     if (annotation.confidence !== null) confidence++;
     const body = annotation.body as Record<string, unknown>;
-    if (Object.keys(body).some((key) => key !== 'text')) otherFields++;
-    const text = typeof body.text === 'string' ? body.text : typeof body.label === 'string' ? body.label : null;
+    const textKey = bodyTextKey(body);
+    if (Object.keys(body).some((key) => key !== textKey)) otherFields++;
+    const text = bodyText(body);
     if (text === null) noText++;
-    const { start, end } = annotation.reference.interval;
     let entry = byTier.get(annotation.tier);
     if (!entry) {
       entry = { intervals: [], points: [] };
       byTier.set(annotation.tier, entry);
     }
-    const item = { start: fraction(start), end: fraction(end), text: text ?? '' };
+    const item = { start, end, text: text ?? '' };
     // A zero-length interval on an interval tier (times that met after quantizing) stays an interval.
     const tierClass = classOf.get(annotation.tier);
-    (start.equals(end) && tierClass !== 'IntervalTier' ? entry.points : entry.intervals).push(item);
+    (compare(start, end) === 0 && tierClass !== 'IntervalTier' ? entry.points : entry.intervals).push(item);
+  };
+  const placed = new Map<string, { start: Fraction; end: Fraction }>();
+  let pending: Annotation[] = [];
+  for await (const annotation of store.all()) {
+    if (annotation.reference.kind !== 'media') {
+      pending.push(annotation);
+      continue;
+    }
+    const start = fraction(annotation.reference.interval.start);
+    const end = fraction(annotation.reference.interval.end);
+    placed.set(annotation.id, { start, end });
+    place(annotation, start, end);
   }
+  // Symbolic annotations get times from their parent, as ELAN's TextGrid export does: the
+  // children of one parent on a SYMBOLIC_SUBDIVISION tier share its interval equally (in store
+  // order, boundaries on whole milliseconds), a SYMBOLIC_ASSOCIATION child takes the parent's
+  // interval. Parents that are symbolic themselves are placed first; only an annotation whose
+  // parent is missing is lost.
+  const stereotypeOf = new Map(storeTiers.map((tier) => [tier.name, tier.stereotype]));
+  for (let progress = true; pending.length > 0 && progress; ) {
+    progress = false;
+    const groups = new Map<string, Annotation[]>();
+    const waiting: Annotation[] = [];
+    for (const annotation of pending) {
+      const parentId = (annotation.reference as { target_id: string }).target_id;
+      if (!placed.has(parentId)) {
+        waiting.push(annotation);
+        continue;
+      }
+      const key = `${annotation.tier}\u0000${parentId}`;
+      const group = groups.get(key);
+      if (group) group.push(annotation);
+      else groups.set(key, [annotation]);
+    }
+    for (const group of groups.values()) {
+      progress = true;
+      const parent = placed.get((group[0].reference as { target_id: string }).target_id) as { start: Fraction; end: Fraction };
+      const divide = stereotypeOf.get(group[0].tier) === 'SYMBOLIC_SUBDIVISION' && group.length > 1;
+      group.forEach((annotation, index) => {
+        const start = divide ? boundary(parent.start, parent.end, index, group.length) : parent.start;
+        const end = divide ? boundary(parent.start, parent.end, index + 1, group.length) : parent.end;
+        placed.set(annotation.id, { start, end });
+        place(annotation, start, end);
+      });
+    }
+    pending = waiting;
+  }
+  symbolic = pending.length;
   const metadataOf = new Map(storeTiers.map((tier) => [tier.name, tier.metadata]));
 
   // Grid bounds: as the file had them when they still cover everything, else the extent of the data (from 0).
@@ -174,8 +243,8 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   const dropped: Array<{ what: string; count: number }> = [];
   if (count > 0) dropped.push({ what: 'provenance', count }, { what: 'annotation ids', count });
   if (confidence > 0) dropped.push({ what: 'confidence', count: confidence });
-  if (symbolic > 0) dropped.push({ what: 'symbolic annotations', count: symbolic });
-  if (otherFields > 0) dropped.push({ what: 'body fields other than text', count: otherFields });
+  if (symbolic > 0) dropped.push({ what: 'symbolic annotations whose parent annotation is missing', count: symbolic });
+  if (otherFields > 0) dropped.push({ what: 'body fields other than the text (text, label or value)', count: otherFields });
   if (noText > 0) dropped.push({ what: 'bodies without a text (written as empty labels)', count: noText });
   const constrained = storeTiers.filter((tier) => tier.stereotype !== 'NONE').length;
   if (constrained > 0) dropped.push({ what: 'tier stereotypes and parents', count: constrained });
@@ -203,6 +272,18 @@ function decimalRateOf(times: readonly string[]): number {
   let rate = 10 ** Math.min(9, Math.max(0, digits));
   while (rate > 1 && Math.ceil(largest * rate) > Number.MAX_SAFE_INTEGER) rate /= 10;
   return rate;
+}
+
+/** Boundary `index` of `parts` equal parts of [start, end]: the ends exact, the inner ones on whole milliseconds. */
+function boundary(start: Fraction, end: Fraction, index: number, parts: number): Fraction {
+  if (index === 0) return start;
+  if (index === parts) return end;
+  const n = BigInt(parts);
+  const i = BigInt(index);
+  // start + (end - start) * i / n, in milliseconds, rounded to the nearest.
+  const num = (start.num * end.den * n + (end.num * start.den - start.num * end.den) * i) * 1000n;
+  const den = start.den * end.den * n;
+  return reduce(divideRounding(num, den, 'round'), 1000n);
 }
 
 function fraction(time: RationalTime): Fraction {

@@ -61,6 +61,7 @@ export function readWebAnnotation(bytes: Buffer, options: LoadOptions): LoadedDo
   const untimed: Array<{ index: number; annotation: unknown }> = [];
   items.forEach(({ value, path }, index) => {
     const time = isObject(value) ? findTime(value.target, '', `${path}.target`, file) : null;
+    if (time === null && isObject(value)) reportEmptySelectors(value.target, `${pointerOf(path)}/target`, file, options);
     if (time === null || !isObject(value)) untimed.push({ index, annotation: value });
     else timed.push({ path, annotation: value, time, asset: options.assetId ?? assetOf(value.target, time) });
   });
@@ -141,6 +142,35 @@ function collectEmbedded(value: unknown, path: string, found: Array<{ value: unk
     if (typesOf(value).includes('Annotation')) found.push({ value, path });
     else for (const [key, item] of Object.entries(value)) collectEmbedded(item, `${path}.${key}`, found);
   }
+}
+
+/**
+ * A FragmentSelector without a value selects nothing: the annotation it belongs to yields no
+ * annotation, which is an error in the file (W3C's own invalid example), not a mere untimed item.
+ */
+function reportEmptySelectors(target: unknown, pointer: string, file: string, options: LoadOptions): void {
+  if (Array.isArray(target)) {
+    target.forEach((item, index) => reportEmptySelectors(item, `${pointer}/${index}`, file, options));
+    return;
+  }
+  if (!isObject(target)) return;
+  const selectors = Array.isArray(target.selector) ? target.selector.map((s, i) => ({ s, at: `/selector/${i}` })) : [{ s: target.selector, at: '/selector' }];
+  for (const { s, at } of selectors) {
+    if (!isObject(s) || !typesOf(s).some((type) => type === 'FragmentSelector' || type === 'MediaFragmentSelector')) continue;
+    if (typeof s.value === 'string' && s.value.trim() !== '') continue;
+    options.report({
+      code: 'empty_selector',
+      severity: 'error',
+      file,
+      location: { path: `${pointer}${at}` },
+      message: `the FragmentSelector has ${s.value === undefined ? 'no value' : 'an empty value'}: it selects nothing, so this annotation yields no annotation (expected a media fragment such as "t=1,2")`,
+    });
+  }
+}
+
+/** `$.items[3].target` as a JSON pointer (RFC 6901): `/items/3/target`. */
+function pointerOf(path: string): string {
+  return path.replace(/^\$/, '').replace(/\[(\d+)\]/g, '/$1').replace(/\.([^.[\]]+)/g, (_match, key: string) => `/${escapePointer(key)}`);
 }
 
 /**
