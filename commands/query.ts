@@ -1,7 +1,7 @@
 import { formatFinding } from '../src/adapters/finding.js';
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
-import { notice, writeJsonLine } from '../src/cli/output.js';
+import { notice, stdoutClosed, writeJsonLine } from '../src/cli/output.js';
 
 export default class Query extends AnnotCommand {
   static override description =
@@ -10,9 +10,11 @@ export default class Query extends AnnotCommand {
     '<%= config.bin %> query talk.annot',
     '<%= config.bin %> query talk.annot --start 12.5 --end 20 --tier words',
     '<%= config.bin %> query talk.vtt --start 0 --end 60 --relation during',
+    'cat talk.srt | <%= config.bin %> query - --tier subtitles',
+    '<%= config.bin %> query "postgres://postgres@127.0.0.1/annot?project=interviews" --tier words',
   ];
   static override args = {
-    file: Args.string({ description: 'an annotation file in any format (.annot, .vtt, .eaf, ...)', ignoreStdin: true, required: true }),
+    file: Args.string({ description: 'an annotation file in any format (.annot, .vtt, .eaf, ...), - for standard input, or a postgres://…?project=name URL', ignoreStdin: true, required: true }),
   };
   static override flags = {
     start: Flags.string({ description: 'window start in seconds, a decimal like 12.345 (exact)' }),
@@ -25,18 +27,32 @@ export default class Query extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);
-    const [{ openAnnotationFile }, { queryAnnotations }, { registerBuiltinFormats }, { annotationToWire }] = await Promise.all([
+    const [{ openAnnotationFile }, { queryAnnotations }, { registerBuiltinFormats }, { annotationToWire }, { requireTier }] = await Promise.all([
       import('../src/service/open-annotation-file.js'),
       import('../src/service/query-annotations.js'),
       import('../src/adapters/builtin.js'),
       import('../src/model/wire.js'),
+      import('../src/service/tier-lookup.js'),
     ]);
     registerBuiltinFormats();
-    const opened = await openAnnotationFile(args.file, { from: flags.from, rate: flags.rate, report: (finding) => notice(formatFinding(finding)) });
+    const { isPostgresLocation, openServiceStore, redactLocation } = await import('../src/service/open-service-store.js');
+    const { spoolInput } = await import('../src/service/standard-input.js');
+    const spooled = args.file === '-' ? await spoolInput(process.stdin) : undefined;
     try {
-      for await (const annotation of queryAnnotations(opened.store, flags)) await writeJsonLine(annotationToWire(annotation));
+      const store = isPostgresLocation(args.file)
+        ? await openServiceStore(args.file)
+        : (await openAnnotationFile(spooled?.path ?? args.file, { from: flags.from, rate: flags.rate, sourceName: spooled ? '<stdin>' : args.file, report: (finding) => notice(formatFinding(finding)) })).store;
+      try {
+        if (flags.tier !== undefined) await requireTier(store, flags.tier, spooled ? 'standard input' : redactLocation(args.file));
+        for await (const annotation of queryAnnotations(store, flags)) {
+          if (stdoutClosed()) break; // `| head`: nothing more is read, the exit status stays
+          await writeJsonLine(annotationToWire(annotation));
+        }
+      } finally {
+        await store.close();
+      }
     } finally {
-      await opened.store.close();
+      spooled?.dispose();
     }
   }
 }

@@ -8,6 +8,7 @@ import { loadIntoStore, parentsFirst } from '../adapters/load-into-store.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { StrictConversionError } from './errors.js';
+import { requireTier } from './tier-lookup.js';
 import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
@@ -113,6 +114,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     refuseFindingsUnderStrict(request);
   }
   try {
+    if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
     const tiers = (await store.listTiers()).length;
     const codec = await target.codec();
     const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name, [ATTR_ANNOTATION_COUNT]: annotations }, () =>
@@ -207,6 +209,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
     const target = inferFormat({ explicit: request.to, path: request.output });
     const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
     try {
+      if (request.tier !== undefined) await requireTier(source, request.tier, redactLocation(request.input));
       const write = async (path: string): Promise<ConvertReport> => {
         const codec = await target.codec();
         const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, () =>
