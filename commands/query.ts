@@ -10,9 +10,11 @@ export default class Query extends AnnotCommand {
     '<%= config.bin %> query talk.annot --start 00:01:02.500 --end 00:01:10 --time timecode',
     '<%= config.bin %> query film.annot --start 00:10:00:12 --end 00:11:00:00 --fps 24',
     '<%= config.bin %> query talk.vtt --start 0 --end 60 --relation during',
+    'cat talk.srt | <%= config.bin %> query - --tier subtitles',
+    '<%= config.bin %> query "postgres://postgres@127.0.0.1/annot?project=interviews" --tier words',
   ];
   static override args = {
-    file: Args.string({ description: 'an annotation file in any format (.annot, .vtt, .eaf, ...)', ignoreStdin: true, required: true }),
+    file: Args.string({ description: 'an annotation file in any format (.annot, .vtt, .eaf, ...), - for standard input, or a postgres://…?project=name URL', ignoreStdin: true, required: true }),
   };
   static override flags = {
     start: Flags.string({ description: 'window start: seconds (12.345, exact), a timecode HH:MM:SS.mmm or MM:SS.mmm, or SMPTE HH:MM:SS:FF with --fps' }),

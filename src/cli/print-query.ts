@@ -1,7 +1,7 @@
 import { formatFinding } from '../adapters/finding.js';
-import type { TimeStyle } from '../time/time-format.js';
 import type { QueryRequest } from '../service/query-annotations.js';
-import { notice, writeJsonLine } from './output.js';
+import type { TimeStyle } from '../time/time-format.js';
+import { notice, stdoutClosed, writeJsonLine } from './output.js';
 
 export interface PrintQueryRequest extends QueryRequest {
   /** Input format, when the extension and content do not tell. */
@@ -11,22 +11,38 @@ export interface PrintQueryRequest extends QueryRequest {
 }
 
 /**
- * `annot query`'s work: open the file, stream the annotations asked for as JSON lines. Shared by
- * the oclif command and the start-up fast path (bin/run.js), so both print the same bytes.
- * Everything is imported on demand: a command module stays cheap to load.
+ * `annot query`'s work: open the file (`-` is standard input, a `postgres://…?project=` URL a
+ * PostgreSQL store), stream the annotations asked for as JSON lines. Shared by the oclif command
+ * and the start-up fast path (bin/run.js), so both print the same bytes. Everything is imported
+ * on demand: a command module stays cheap to load.
  */
 export async function printQuery(file: string, request: PrintQueryRequest): Promise<void> {
-  const [{ openAnnotationFile }, { queryAnnotations }, { registerBuiltinFormats }, { annotationToOutput }] = await Promise.all([
-    import('../service/open-annotation-file.js'),
-    import('../service/query-annotations.js'),
-    import('../adapters/builtin.js'),
-    import('../model/wire.js'),
-  ]);
+  const [{ openAnnotationFile }, { queryAnnotations }, { registerBuiltinFormats }, { annotationToOutput }, { requireTier }, { isPostgresLocation, openServiceStore, redactLocation }] =
+    await Promise.all([
+      import('../service/open-annotation-file.js'),
+      import('../service/query-annotations.js'),
+      import('../adapters/builtin.js'),
+      import('../model/wire.js'),
+      import('../service/tier-lookup.js'),
+      import('../service/open-service-store.js'),
+    ]);
   registerBuiltinFormats();
-  const opened = await openAnnotationFile(file, { from: request.from, rate: request.rate, report: (finding) => notice(formatFinding(finding)) });
+  const spooled = file === '-' ? await (await import('../service/standard-input.js')).spoolInput(process.stdin) : undefined;
   try {
-    for await (const annotation of queryAnnotations(opened.store, request)) await writeJsonLine(annotationToOutput(annotation, request.time ?? 'seconds'));
+    const store = isPostgresLocation(file)
+      ? await openServiceStore(file)
+      : (await openAnnotationFile(spooled?.path ?? file, { from: request.from, rate: request.rate, sourceName: spooled ? '<stdin>' : file, report: (finding) => notice(formatFinding(finding)) })).store;
+    try {
+      if (request.tier !== undefined) await requireTier(store, request.tier, spooled ? 'standard input' : redactLocation(file));
+      const style = request.time ?? 'seconds';
+      for await (const annotation of queryAnnotations(store, request)) {
+        if (stdoutClosed()) break; // `| head`: nothing more is read, and the exit status stays what it was
+        await writeJsonLine(annotationToOutput(annotation, style));
+      }
+    } finally {
+      await store.close();
+    }
   } finally {
-    await opened.store.close();
+    spooled?.dispose();
   }
 }

@@ -8,6 +8,7 @@ import { loadIntoStore, parentsFirst } from '../adapters/load-into-store.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { StrictConversionError } from './errors.js';
+import { requireTier } from './tier-lookup.js';
 import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
@@ -68,7 +69,7 @@ export async function convertFile(original: ConvertRequest): Promise<ConvertRepo
     const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
     const write = (path: string) => convertInto(inputPath, source, path, target, request);
     const report = request.output === '-' ? await write(outputPath) : await writeAtomically(outputPath, write);
-    if (request.output === '-') await pipeline(createReadStream(outputPath), request.stdout ?? process.stdout, { end: false });
+    if (request.output === '-') await copyToStdout(outputPath, request.stdout ?? process.stdout);
     return report;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -113,6 +114,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     refuseFindingsUnderStrict(request);
   }
   try {
+    if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
     const tiers = (await store.listTiers()).length;
     const codec = await target.codec();
     const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name, [ATTR_ANNOTATION_COUNT]: annotations }, () =>
@@ -207,6 +209,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
     const target = inferFormat({ explicit: request.to, path: request.output });
     const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
     try {
+      if (request.tier !== undefined) await requireTier(source, request.tier, redactLocation(request.input));
       const write = async (path: string): Promise<ConvertReport> => {
         const codec = await target.codec();
         const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, () =>
@@ -215,7 +218,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
         return { from: 'postgres', to: target.name, annotations: (await source.count()) - wholeAnnotationsDropped(dumped.dropped), tiers: (await source.listTiers()).length, dropped: dumped.dropped, quantized: { count: 0, maxErrorSeconds: 0 } };
       };
       const report = request.output === '-' ? await write(outputPath) : await writeAtomically(outputPath, write);
-      if (request.output === '-') await pipeline(createReadStream(outputPath), request.stdout ?? process.stdout, { end: false });
+      if (request.output === '-') await copyToStdout(outputPath, request.stdout ?? process.stdout);
       return report;
     } finally {
       await source.close();
@@ -252,6 +255,15 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
     await target.close();
   }
   return { from: source.name, to: 'postgres', annotations: await staged.count(), tiers: (await staged.listTiers()).length, dropped: [], quantized };
+}
+
+/** Copies the output to standard output; a reader that went away (`| head`) is not a failure of the conversion. */
+async function copyToStdout(path: string, stdout: NodeJS.WritableStream): Promise<void> {
+  try {
+    await pipeline(createReadStream(path), stdout, { end: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+  }
 }
 
 function loadOptions(request: ConvertRequest): LoadOptions {

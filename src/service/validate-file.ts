@@ -41,6 +41,16 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
   } finally {
     await opened.store.close();
   }
+  const { count, maxErrorSeconds } = opened.quantization;
+  if (count > 0) {
+    findings.push({
+      code: 'time_rounded',
+      severity: 'warning',
+      file,
+      location: {},
+      message: `${count} ${count === 1 ? 'time was' : 'times were'} rounded to the import rate, largest error ${maxErrorSeconds.toExponential(2)} s (--rate to choose another)`,
+    });
+  }
   for (const violation of summary.violations) {
     const who = violation.annotation_id ? `annotation ${violation.annotation_id} on tier ${violation.tier}` : `tier ${violation.tier}`;
     findings.push({ code: violation.code, severity: 'error', file, location: {}, message: `${who}: ${violation.message}` });

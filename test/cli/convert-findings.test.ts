@@ -1,7 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../support/run-cli.js';
+import { ANNOT_BIN, runCli } from '../support/run-cli.js';
 import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
 
 const fixture = (path: string) => fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url));
@@ -62,4 +63,17 @@ describe('annot convert: findings, loss reports and counts', () => {
     expect(one.code).toBe(0);
     expect(one.stderr).toMatch(/wrote .*single\.srt \(srt\): 1 annotation in 1 tier\n/);
   }, 90_000);
+
+  it('exits 0 when the reader of standard output goes away after the first line (`| head -1`)', async () => {
+    const big = join(dir, 'big.vtt');
+    const cue = (i: number) => `${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000`;
+    writeFileSync(big, 'WEBVTT\n\n' + Array.from({ length: 3000 }, (_, i) => `00:${cue(i)} --> 00:${cue(i)}\nline ${i} of a long file\n`).join('\n'));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, [ANNOT_BIN, 'convert', big, '-', '--to', 'srt'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    expect(code).toBe(0);
+  }, 120_000);
 });

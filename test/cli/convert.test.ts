@@ -79,6 +79,6 @@ describe('annot convert', () => {
     expect(existsSync(join(dir, 'coarse.annot'))).toBe(false);
     const lenient = await runCli(['convert', TALK, join(dir, 'coarse.annot'), '--rate', '10']);
     expect(lenient.code).toBe(0);
-    expect(lenient.stderr).toMatch(/time\(s\) rounded to the import rate, largest error/);
+    expect(lenient.stderr).toMatch(/7 times rounded to the import rate, largest error/);
   });
 });

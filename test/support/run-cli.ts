@@ -26,7 +26,8 @@ export function runCli(
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20000);
+    // ANNOT_TEST_CLI_TIMEOUT_MS: more patience on a loaded machine.
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? Number(process.env.ANNOT_TEST_CLI_TIMEOUT_MS ?? 20000));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
