@@ -62,7 +62,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // First, so every route registered below (the MCP mount included) runs inside its request's span.
   traceHttpRequests(app);
   const scratchDir = mkdtempSync(join(tmpdir(), 'annot-serve-'));
-  app.addHook('onClose', async () => rmSync(scratchDir, { recursive: true, force: true }));
+  app.addHook('onClose', async () => {
+    options.service.closeListings();
+    rmSync(scratchDir, { recursive: true, force: true });
+  });
 
   // JSON is the only body the REST routes read; text/plain would reach them as a string.
   app.removeContentTypeParser('text/plain');

@@ -124,6 +124,12 @@ function operations(): Json {
   const errors = (...statuses: number[]): Json =>
     Object.fromEntries([...statuses, 401].map((status) => [String(status), { description: ERROR_TEXT[status], content: json(ref('Error')) }]));
   const body = (name: string): Json => ({ required: true, content: json(ref(name)) });
+  const TIME = 'a time: seconds ("12.345", exact), a timecode HH:MM:SS.mmm or MM:SS.mmm (comma allowed), SMPTE HH:MM:SS:FF with fps, or a ratio "v/r"';
+  const fps = query('fps', 'frames per second of SMPTE HH:MM:SS:FF times (24, 25, 29.97, 30000/1001)');
+  const writeTimes = [
+    query('rate', 'ticks per second the body\'s times must be exact at when given as seconds or timecodes (default: the rate they need, at least 1000)', { type: 'integer', minimum: 1 }),
+    fps,
+  ];
 
   return {
     '/health': { get: { summary: 'liveness', security: [], responses: { 200: ok('up', { type: 'object', properties: { status: { const: 'ok' } } }) } } },
@@ -146,8 +152,8 @@ function operations(): Json {
     },
     '/annotations': {
       post: {
-        summary: 'create an annotation (its body validated against its body_schema_uri)',
-        parameters: [actor],
+        summary: 'create an annotation (its body validated against its body_schema_uri); the interval\'s times may be {v, r} or any time form (seconds, timecode, SMPTE with ?fps)',
+        parameters: [actor, ...writeTimes],
         requestBody: body('AnnotationInput'),
         responses: { 201: ok('created', ref('Annotation'), { ...clock, ...etag }), ...errors(400, 409, 413, 415, 422) },
       },
@@ -155,30 +161,41 @@ function operations(): Json {
         summary: 'list or query annotations',
         parameters: [
           query('tier', 'only this tier'),
-          query('start', 'window start in seconds, a decimal string parsed exactly (with end)'),
-          query('end', 'window end in seconds, exclusive (with start)'),
+          query('start', `window start (with end): ${TIME}`),
+          query('end', `window end, exclusive (with start): ${TIME}`),
           query('relation', 'intersects (default) or an Allen relation of the annotation to the window', {
             enum: ['intersects', 'before', 'after', 'meets', 'met_by', 'overlaps', 'overlapped_by', 'starts', 'started_by', 'during', 'contains', 'finishes', 'finished_by', 'equals'],
           }),
-          query('rate', 'ticks per second for the window (default: exact for the digits given)', { type: 'integer', minimum: 1 }),
-          query('limit', `at most this many (default ${DEFAULT_LIST_LIMIT}); X-Annot-Truncated: true when more matched`, { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT }),
+          query('rate', 'ticks per second the window must be exact at (default: the rate its times need)', { type: 'integer', minimum: 1 }),
+          fps,
+          query('limit', `page size (default ${DEFAULT_LIST_LIMIT}); while more remain, Link: <…>; rel="next" (and X-Annot-Truncated: true)`, { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT }),
+          query('after', 'opaque cursor of the next page, as the previous page\'s Link: rel="next" gives it; bound to the same filters'),
         ],
-        responses: { 200: ok('annotations ordered by start, end, id (without window: insertion order)', arrayOf('Annotation')), ...errors(400) },
+        responses: {
+          200: ok('a page of annotations ordered by start, end, id (without window: insertion order); each time carries s, its exact seconds', arrayOf('Annotation'), {
+            Link: { description: '<…?after=cursor>; rel="next" while more annotations remain', schema: { type: 'string' } },
+          }),
+          ...errors(400),
+        },
       },
     },
     '/annotations/{id}': {
       parameters: [{ $ref: '#/components/parameters/id' }],
-      get: { summary: 'one annotation', responses: { 200: ok('the annotation', ref('Annotation'), etag), ...errors(404) } },
+      get: {
+        summary: 'one annotation; If-None-Match with its current ETag answers 304',
+        parameters: [{ name: 'If-None-Match', in: 'header', schema: { type: 'string' }, description: 'an ETag read before (or *)' }],
+        responses: { 200: ok('the annotation', ref('Annotation'), etag), 304: { description: 'not modified since that ETag', headers: etag }, ...errors(404) },
+      },
       patch: {
         summary: 'partial update, guarded by If-Match',
-        parameters: [{ $ref: '#/components/parameters/ifMatch', required: true }, actor],
+        parameters: [{ $ref: '#/components/parameters/ifMatch', required: true }, actor, ...writeTimes],
         requestBody: body('AnnotationPatch'),
         responses: { 200: ok('updated', ref('Annotation'), { ...clock, ...etag }), ...errors(400, 404, 412, 413, 415, 422, 428) },
       },
       delete: {
-        summary: 'delete (If-Match optional)',
-        parameters: [{ $ref: '#/components/parameters/ifMatch' }, actor],
-        responses: { 204: { description: 'deleted', headers: clock }, ...errors(404, 412) },
+        summary: 'delete, guarded by If-Match (required, as for PATCH)',
+        parameters: [{ $ref: '#/components/parameters/ifMatch', required: true }, actor],
+        responses: { 204: { description: 'deleted', headers: clock }, ...errors(404, 412, 428) },
       },
     },
     '/import': {

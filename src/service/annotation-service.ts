@@ -18,6 +18,7 @@ import { RationalTime } from '../time/rational-time.js';
 import type { ResolveOptions, TimeInput } from '../time/time-input.js';
 import { PreconditionRequiredError } from './errors.js';
 import { queryAnnotations, type QueryRequest } from './query-annotations.js';
+import { PageContinuations, queryPage, type Page, type PagePosition } from './query-page.js';
 
 /** The generator of annotations created through the service without a provenance of their own. */
 export const SERVICE_AGENT = 'server:annot';
@@ -45,6 +46,9 @@ export interface Mutated<T> {
  * behaviour exists once and human and agent edits share one Lamport clock.
  */
 export class AnnotationService {
+  /** Listings paged over HTTP, kept open between pages. */
+  private readonly continuations = new PageContinuations();
+
   constructor(
     readonly store: OpLoggedStore,
     private readonly clock: () => RationalTime = () => RationalTime.now(1000),
@@ -125,6 +129,15 @@ export class AnnotationService {
     return { value: current, clock };
   }
 
+  /** One page of a query (see query-page.ts): a listing of any size is read completely page by page. */
+  queryPage(request: QueryRequest, limit: number, after?: PagePosition): Promise<Page> {
+    return withSpan('store.query_page', { [ATTR_STORE_KIND]: this.store.kind, [ATTR_TIER]: request.tier }, async (span) => {
+      const page = await queryPage(this.store, request, limit, after, this.continuations);
+      span.setAttribute(ATTR_ANNOTATION_COUNT, page.annotations.length);
+      return page;
+    });
+  }
+
   queryAnnotations(request: QueryRequest & { limit?: number }): Promise<Annotation[]> {
     const attributes = {
       [ATTR_STORE_KIND]: this.store.kind,
@@ -172,6 +185,11 @@ export class AnnotationService {
     if (typeof value !== 'string') throw new InvalidInputError(`meta value for "${key}": expected a string, got ${value === null ? 'null' : typeof value}`);
     const clock = await this.apply([{ kind: 'set_meta', key, value }], actor);
     return { value, clock };
+  }
+
+  /** Closes the listings kept open between pages; call before closing the store. */
+  closeListings(): void {
+    this.continuations.clear();
   }
 
   // the op-log

@@ -146,13 +146,16 @@ describe.each(STORE_KINDS)('HTTP annotations and tiers (%s store)', (storeKind) 
     expect((await t.call('GET', path)).json.body).toEqual(winner.json.body);
   });
 
-  it('deletes with 204 and a clock; a second delete is 404; a stale If-Match refuses the delete', async () => {
+  it('deletes with 204 and a clock; a second delete is 404; a stale If-Match refuses the delete; none is 428', async () => {
     const kept = await create('kept', 0, 1);
     await t.call('PATCH', `/annotations/${kept.json.id}`, { json: { confidence: 1 }, headers: { 'if-match': kept.headers.get('etag')! } });
     const staleDelete = await t.call('DELETE', `/annotations/${kept.json.id}`, { headers: { 'if-match': kept.headers.get('etag')! } });
     expect(staleDelete.status).toBe(412);
     const gone = await create('gone', 0, 1);
-    const deleted = await t.call('DELETE', `/annotations/${gone.json.id}`);
+    const unconditional = await t.call('DELETE', `/annotations/${gone.json.id}`);
+    expect(unconditional.status).toBe(428);
+    expect(unconditional.json.error.code).toBe('ANNOT_PRECONDITION_REQUIRED');
+    const deleted = await t.call('DELETE', `/annotations/${gone.json.id}`, { headers: { 'if-match': gone.headers.get('etag')! } });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
     expect(Number(deleted.headers.get('x-service-clock'))).toBe(5);
@@ -167,7 +170,8 @@ describe.each(STORE_KINDS)('HTTP annotations and tiers (%s store)', (storeKind) 
     record(a);
     record(await t.call('PATCH', `/annotations/${a.json.id}`, { json: { confidence: 1 }, headers: { 'if-match': a.headers.get('etag')! } }));
     record(await t.call('PUT', '/meta/project', { json: { value: 'demo' } }));
-    record(await t.call('DELETE', `/annotations/${a.json.id}`));
+    const current = await t.call('GET', `/annotations/${a.json.id}`);
+    record(await t.call('DELETE', `/annotations/${a.json.id}`, { headers: { 'if-match': current.headers.get('etag')! } }));
     expect(clocks).toEqual([2, 3, 4, 5, 6]);
   });
 

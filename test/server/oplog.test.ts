@@ -39,7 +39,7 @@ describe.each(STORE_KINDS)('HTTP op-log, state-at, meta, schemas and formats (%s
     const a = await t.call('POST', '/annotations', { json: wordInput('a', 0, 500) });
     const b = await t.call('POST', '/annotations', { json: wordInput('b', 500, 900) });
     await t.call('PATCH', `/annotations/${a.json.id}`, { json: { confidence: 0.25 }, headers: { 'if-match': a.headers.get('etag')! } });
-    await t.call('DELETE', `/annotations/${b.json.id}`);
+    await t.call('DELETE', `/annotations/${b.json.id}`, { headers: { 'if-match': b.headers.get('etag')! } });
     await t.call('POST', '/tiers', { json: { name: 'notes', stereotype: 'NONE' } });
     await t.call('PUT', '/meta/project', { json: { value: 'demo' } });
     const latest = (await t.call('GET', '/oplog/latest-clock')).json.clock;

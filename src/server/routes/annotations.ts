@@ -3,7 +3,10 @@ import { annotationEtag } from '../../digest/etag.js';
 import type { Annotation } from '../../model/annotation.js';
 import { annotationsToWireJson, annotationToOutput } from '../../model/wire.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
+import { PreconditionRequiredError } from '../../service/errors.js';
+import type { Page } from '../../service/query-page.js';
 import { InvalidQueryError } from '../errors.js';
+import { decodeCursor, encodeCursor, listingKey } from '../page-cursor.js';
 import { QueryParams } from '../query-params.js';
 import { actorOf, withClock, type RouteContext } from '../route-context.js';
 
@@ -11,7 +14,9 @@ export const DEFAULT_LIST_LIMIT = 1000;
 export const MAX_LIST_LIMIT = 100_000;
 
 /** Query parameters of GET /annotations whose errors are the query's, not the body's. */
-const LIST_PARAMETERS = ['tier', 'start', 'end', 'relation', 'rate', 'fps', 'limit'];
+const LIST_PARAMETERS = ['tier', 'start', 'end', 'relation', 'rate', 'fps', 'limit', 'after'];
+/** The parameters that choose what a listing holds (a cursor is bound to them). */
+const FILTER_PARAMETERS = ['tier', 'start', 'end', 'relation', 'rate', 'fps'];
 
 /** Query parameters of the writes: the rate body times given in seconds or timecodes must be exact at, and the fps of SMPTE timecodes. */
 const WRITE_PARAMETERS = ['rate', 'fps'];
@@ -22,36 +27,44 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
     return sendAnnotation(withClock(reply, clock).code(201).header('Location', `/annotations/${value.id}`), value);
   });
 
+  // Pages of `limit`, in a stable order; `Link: <…?after=cursor>; rel="next"` while more remain.
   app.get('/annotations', async (request, reply) => {
     const query = QueryParams.of(request.query, LIST_PARAMETERS);
     const limit = query.integer('limit', { min: 1, max: MAX_LIST_LIMIT }) ?? DEFAULT_LIST_LIMIT;
     const rate = query.integer('rate', { min: 1, max: Number.MAX_SAFE_INTEGER });
-    let found: Annotation[];
+    const filters = Object.fromEntries(FILTER_PARAMETERS.map((name) => [name, query.string(name)]));
+    const key = listingKey(filters);
+    const cursor = query.string('after');
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, key);
+    let page: Page;
     try {
-      found = await service.queryAnnotations({
-        tier: query.string('tier'),
-        start: query.string('start'),
-        end: query.string('end'),
-        relation: query.string('relation'),
-        rate,
-        fps: query.string('fps'),
-        limit: limit + 1,
-      });
+      page = await service.queryPage(
+        { tier: query.string('tier'), start: query.string('start'), end: query.string('end'), relation: query.string('relation'), rate, fps: query.string('fps') },
+        limit,
+        after,
+      );
     } catch (error) {
       throw asQueryError(error);
     }
-    // One more than asked tells whether the list was cut, without counting everything.
-    if (found.length > limit) {
-      found = found.slice(0, limit);
+    if (page.next) {
+      const next = new URLSearchParams();
+      for (const [name, value] of Object.entries(filters)) if (value !== undefined) next.set(name, value);
+      next.set('limit', String(limit));
+      next.set('after', encodeCursor(page.next, key));
+      reply.header('Link', `</annotations?${next.toString()}>; rel="next"`);
       reply.header('X-Annot-Truncated', 'true');
     }
     // Serialised by hand (same bytes as JSON.stringify of the output forms): about half the cost, no wire objects.
-    return reply.type('application/json; charset=utf-8').send(annotationsToWireJson(found, { seconds: true }));
+    return reply.type('application/json; charset=utf-8').send(annotationsToWireJson(page.annotations, { seconds: true }));
   });
 
+  // A conditional GET: If-None-Match with the current ETag (or *) answers 304 without a body.
   app.get<{ Params: { id: string } }>('/annotations/:id', async (request, reply) => {
     QueryParams.of(request.query, []);
-    return sendAnnotation(reply, await service.getAnnotation(request.params.id));
+    const annotation = await service.getAnnotation(request.params.id);
+    const etag = annotationEtag(annotation);
+    if (noneMatch(singleHeader(request.headers['if-none-match']), etag)) return reply.code(304).header('ETag', etag).send();
+    return sendAnnotation(reply, annotation);
   });
 
   app.patch<{ Params: { id: string } }>('/annotations/:id', async (request, reply) => {
@@ -66,10 +79,15 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
     return sendAnnotation(withClock(reply, clock), value);
   });
 
-  // If-Match is optional on DELETE; when given, a stale one refuses the delete (412).
+  // If-Match is required on DELETE, as on PATCH: 428 without it, 412 when it is stale.
   app.delete<{ Params: { id: string } }>('/annotations/:id', async (request, reply) => {
     QueryParams.of(request.query, []);
-    const { clock } = await service.deleteAnnotation(request.params.id, actorOf(request), singleHeader(request.headers['if-match']));
+    const ifMatch = singleHeader(request.headers['if-match']);
+    if (ifMatch === undefined || ifMatch.trim() === '') {
+      await service.getAnnotation(request.params.id); // a missing annotation is still a 404 first
+      throw new PreconditionRequiredError(`deleting annotation ${request.params.id} needs If-Match with the ETag you read (GET it first)`);
+    }
+    const { clock } = await service.deleteAnnotation(request.params.id, actorOf(request), ifMatch);
     return withClock(reply, clock).code(204).send();
   });
 }
@@ -80,6 +98,13 @@ function sendAnnotation(reply: FastifyReply, annotation: Annotation): FastifyRep
 
 function timeOptions(query: QueryParams): { rate?: number; fps?: string } {
   return { rate: query.integer('rate', { min: 1, max: Number.MAX_SAFE_INTEGER }), fps: query.string('fps') };
+}
+
+/** If-None-Match: `*` or a list of ETags (weak ones compare weakly, as RFC 9110 says for GET). */
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 function singleHeader(value: string | string[] | undefined): string | undefined {
