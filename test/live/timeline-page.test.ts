@@ -164,3 +164,60 @@ maybe('the timeline page in chromium (annot serve FILE --media)', () => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'timeline-page.png') });
   });
 });
+
+maybe('the timeline page of a server with --token', () => {
+  const { dir, cleanup } = tempDir();
+  let child: ChildProcessWithoutNullStreams;
+  let url: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const file = join(dir, 'session.annot');
+    expect((await runCli(['convert', FIXTURE, file])).code).toBe(0);
+    child = spawn(process.execPath, [ANNOT_BIN, 'serve', file, '--token', 'open-sesame'], { env: { ...process.env, ANNOT_TOKEN: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening on (http:\/\/\S+)\n/.exec(out);
+        if (match) resolve(match[1]);
+      });
+      child.on('close', (code) => reject(new Error(`annot serve exited with ${code}`)));
+    });
+    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (child) {
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    cleanup();
+  });
+
+  it('asks for the token once, then sends it on every request and on the stream', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}/`);
+    await page.locator('#token-dialog').waitFor({ state: 'visible' });
+    await page.fill('#token-input', 'open-sesame');
+    await page.click('#token-ok');
+    await page.waitForFunction(() => window.annotTimeline?.ready === true, null, { timeout: 15_000 });
+    expect(await page.evaluate(() => window.annotTimeline.model.lanes.length)).toBe(6);
+    const created = await fetch(`${url}/annotations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer open-sesame' },
+      body: JSON.stringify({
+        tier: 'A-utt',
+        reference: { kind: 'media', asset_id: 'file:///media/session.wav', interval: { start: { v: 3100, r: 1000 }, end: { v: 3900, r: 1000 } } },
+        body: { text: 'behind the token' },
+        body_schema_uri: 'annot://schema/eaf-annotation/v1',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await page.waitForFunction((added) => window.annotTimeline.model.items.has(added), id, { timeout: 5000 });
+    await page.close();
+  });
+});
