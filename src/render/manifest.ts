@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { defaultCacheDir } from './cache.js';
 import type { BeatResult, EmptyBeatResult } from './render-beat.js';
 import type { ShotResult } from './render-shot.js';
-import type { SceneLayout } from './scene-layout.js';
 
 /** The result of a beat whose speaker is not a character of the scene. */
 export interface SkippedBeatResult {
@@ -49,4 +48,35 @@ export function manifestPathFor(scene: { title: string }, dir?: string): string 
   const base = dir ? dir : join(defaultCacheDir(), 'scenes');
   const name = scene.title ? scene.title.replace(/[ /]/g, '_') : 'scene';
   return join(base, `${name}.manifest.json`);
+}
+
+/**
+ * What a written scene manifest keeps of the scene itself, so the derived files (timeline,
+ * animatic, storyboard) are built from the manifest alone: each shot's prompt, and each beat's
+ * shot (resolved), speaker, line, action and emotion, in scene order. A beat belongs to its
+ * shot_id, else to the shot of the beat before (the first shot to begin with); when no beat
+ * names a shot, the beats are shared out over the shots in order.
+ */
+export interface SceneLayout {
+  shots: LayoutShot[];
+  beats: LayoutBeat[];
+}
+
+export interface LayoutShot {
+  shot_id: string;
+  prompt: string;
+}
+
+export interface LayoutBeat {
+  beat_id: string;
+  /** The shot the beat is seen in ('' when the scene has no shots). */
+  shot_id: string;
+  speaker: string;
+  line: string;
+  action: string;
+  emotion: string;
+  /** The scene's duration_s: how long an action without a line holds the screen. */
+  duration_s: number | null;
+  /** Why the beat has no media: its speaker is not a character, or it is empty. */
+  skipped?: string;
 }

@@ -103,10 +103,10 @@ export function localFile(path: unknown, url: unknown): string | undefined {
 
 /** Duration fields a unit result records: `duration` (the unit's time) and its media's. */
 export interface DurationFields {
-  /** A beat: its speech; a clip shot: its clip. A still has none. */
-  duration?: RationalTimeWire;
-  audio_duration?: RationalTimeWire;
-  video_duration?: RationalTimeWire;
+  /** A beat: its speech; a clip shot: its clip. A still has none; null when ffprobe could not read the file. */
+  duration?: RationalTimeWire | null;
+  audio_duration?: RationalTimeWire | null;
+  video_duration?: RationalTimeWire | null;
 }
 
 /**
@@ -120,15 +120,17 @@ export async function unitDurations(result: Record<string, unknown>): Promise<Du
   const video = result.video_url ? localFile(result.video_path, result.video_url) : undefined;
   const [audioDuration, videoDuration] = await Promise.all([audio ? probeDuration(audio, 'audio') : undefined, video ? probeDuration(video, 'video') : undefined]);
   // Key order as durableFields copies them on a cache hit, so a hit and a fresh render compare equal.
-  const main = 'beat_id' in result ? audioDuration : videoDuration;
-  if (main) out.duration = main;
-  if (audioDuration) out.audio_duration = audioDuration;
-  if (videoDuration) out.video_duration = videoDuration;
+  // A local file ffprobe cannot read is recorded as null (unknown), so a cached unit is not probed again.
+  const main = 'beat_id' in result ? (audio ? audioDuration ?? null : undefined) : video ? videoDuration ?? null : undefined;
+  if (main !== undefined) out.duration = main;
+  if (audio) out.audio_duration = audioDuration ?? null;
+  if (video) out.video_duration = videoDuration ?? null;
   return out;
 }
 
 /** Whether a result already records what unitDurations would add (so a cached unit needs no probe). */
 export function hasDurations(result: Record<string, unknown>): boolean {
-  if ('beat_id' in result) return !result.audio_url || result.audio_duration !== undefined;
-  return !result.video_url || result.video_duration !== undefined;
+  // Media that are not local (no durable copy) cannot be probed: nothing to wait for either.
+  if ('beat_id' in result) return !localFile(result.audio_path, result.audio_url) || result.audio_duration !== undefined;
+  return !result.video_url || !localFile(result.video_path, result.video_url) || result.video_duration !== undefined;
 }

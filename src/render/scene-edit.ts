@@ -1,8 +1,7 @@
 import { AnnotError } from '../errors/annot-error.js';
 import { RationalTime, type RationalTimeWire } from '../time/rational-time.js';
-import type { SceneManifest } from './manifest.js';
 import { localFile, probeDuration, reduce } from './media-probe.js';
-import type { LayoutBeat, SceneLayout } from './scene-layout.js';
+import type { LayoutBeat, SceneLayout, SceneManifest } from './manifest.js';
 
 /**
  * The rendered scene cut together, as every derived file sees it (OTIO, EAF and VTT timelines,

@@ -1,37 +1,10 @@
 import { shotPrompt } from './render-shot.js';
 import { beatInputs, shotInputs } from './scene-lookup.js';
+import type { LayoutBeat, SceneLayout } from './manifest.js';
 import type { Scene } from './scene.js';
 
-/**
- * What a written scene manifest keeps of the scene itself, so the derived files (timeline,
- * animatic, storyboard) are built from the manifest alone: each shot's prompt, and each beat's
- * shot (resolved), speaker, line, action and emotion, in scene order. A beat belongs to its
- * shot_id, else to the shot of the beat before (the first shot to begin with); when no beat
- * names a shot, the beats are shared out over the shots in order.
- */
-export interface SceneLayout {
-  shots: LayoutShot[];
-  beats: LayoutBeat[];
-}
-
-export interface LayoutShot {
-  shot_id: string;
-  prompt: string;
-}
-
-export interface LayoutBeat {
-  beat_id: string;
-  /** The shot the beat is seen in ('' when the scene has no shots). */
-  shot_id: string;
-  speaker: string;
-  line: string;
-  action: string;
-  emotion: string;
-  /** The scene's duration_s: how long an action without a line holds the screen. */
-  duration_s: number | null;
-  /** Why the beat has no media: its speaker is not a character, or it is empty. */
-  skipped?: string;
-}
+/** The layout a written manifest keeps of its scene (see SceneLayout in manifest.ts). */
+export type { LayoutBeat, LayoutShot, SceneLayout } from './manifest.js';
 
 export function sceneLayout(scene: Scene): SceneLayout {
   const shots = scene.shots.map((shot) => {

@@ -31,7 +31,7 @@ describe('derived files from a manifest: render animatic, render timeline, rende
     expect(m.layout.beats.map((b: { beat_id: string }) => b.beat_id)).toEqual(['b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7']);
     // b1: nine words of the placeholder voice, 0.4 s each, as samples at its 16 kHz.
     expect(m.beats[0].duration).toEqual({ v: 57600, r: 16000 });
-  });
+  }, 300000);
 
   it('render animatic assembles the mp4 from the manifest, then leaves it alone', async () => {
     const out = join(build, 'scene.mp4');
@@ -50,7 +50,7 @@ describe('derived files from a manifest: render animatic, render timeline, rende
 
   it.each(['scene.otio', 'scene.eaf', 'scene.vtt'])('render timeline writes %s from the manifest, every reference on disk', async (name) => {
     const out = join(build, name);
-    const r = await render(['timeline', '--manifest', manifest, out], emptyCacheEnv);
+    const r = await render(['timeline', '--manifest', manifest, out], emptyCacheEnv, 120000);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^timeline .*${name.replace('.', '\\.')} \\((otio|eaf|webvtt)\\)\\n$`));
     const text = readFileSync(out, 'utf8');
@@ -61,36 +61,36 @@ describe('derived files from a manifest: render animatic, render timeline, rende
         : [...text.matchAll(/^media: (.+)$/gm)].map((m) => m[1]);
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) expect(existsSync(link.startsWith('file:') ? fileURLToPath(link) : resolve(dirname(out), link))).toBe(true);
-    expect((await render(['timeline', '--manifest', manifest, out], emptyCacheEnv)).stdout).toContain('(unchanged)');
-  });
+    expect((await render(['timeline', '--manifest', manifest, out], emptyCacheEnv, 120000)).stdout).toContain('(unchanged)');
+  }, 300000);
 
   it('render timeline --animatic links the animatic from EAF', async () => {
     const out = join(build, 'with-animatic.eaf');
-    const r = await render(['timeline', '--manifest', manifest, '--animatic', join(build, 'scene.mp4'), out], emptyCacheEnv);
+    const r = await render(['timeline', '--manifest', manifest, '--animatic', join(build, 'scene.mp4'), out], emptyCacheEnv, 120000);
     expect(r.code).toBe(0);
     expect([...readFileSync(out, 'utf8').matchAll(/RELATIVE_MEDIA_URL="([^"]+)"/g)].map((m) => m[1])).toEqual(['./scene.mp4']);
-  });
+  }, 300000);
 
   it('render storyboard writes the page from the manifest', async () => {
     const out = join(build, 'scene.html');
-    const r = await render(['storyboard', '--manifest', manifest, out], emptyCacheEnv);
+    const r = await render(['storyboard', '--manifest', manifest, out], emptyCacheEnv, 120000);
     expect(r.code).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('data:image/png;base64,');
     expect(html).toContain('Gale warning. All vessels seek shelter.');
     expect(html).toContain('skipped: no character');
-  });
+  }, 300000);
 
   it('refuses a timeline format it cannot link, and a missing or foreign manifest, naming the file', async () => {
-    const srt = await render(['timeline', '--manifest', manifest, join(build, 'x.srt')], emptyCacheEnv);
+    const srt = await render(['timeline', '--manifest', manifest, join(build, 'x.srt')], emptyCacheEnv, 120000);
     expect(srt.code).toBe(1);
     expect(srt.stderr).toContain('expected a timeline name ending in .otio, .eaf or .vtt');
-    const missing = await render(['animatic', '--manifest', join(build, 'nope.json'), '--out', join(build, 'x.mp4')], emptyCacheEnv);
+    const missing = await render(['animatic', '--manifest', join(build, 'nope.json'), '--out', join(build, 'x.mp4')], emptyCacheEnv, 120000);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no manifest at');
-    const foreign = await render(['storyboard', '--manifest', LIGHTHOUSE, join(build, 'x.html')], emptyCacheEnv);
+    const foreign = await render(['storyboard', '--manifest', LIGHTHOUSE, join(build, 'x.html')], emptyCacheEnv, 120000);
     expect(foreign.code).toBe(1);
     expect(foreign.stderr).toContain('not a scene manifest');
     expect(existsSync(join(build, 'x.html')) || existsSync(join(build, 'x.mp4'))).toBe(false);
-  });
+  }, 300000);
 });
