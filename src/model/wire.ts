@@ -60,35 +60,8 @@ export function annotationToWire(annotation: Annotation): AnnotationWire {
   };
 }
 
-/**
- * `JSON.stringify(annotations.map(annotationToWire))`, byte for byte, without building the wire
- * objects: a list response spends most of its serialising time allocating them otherwise.
- */
-export function annotationsToWireJson(annotations: readonly Annotation[]): string {
-  let out = '[';
-  for (let i = 0; i < annotations.length; i++) {
-    if (i > 0) out += ',';
-    out += annotationWireJson(annotations[i]);
-  }
-  return out + ']';
-}
-
-function annotationWireJson(annotation: Annotation): string {
-  const { reference, provenance } = annotation;
-  let ref: string;
-  if (reference.kind === 'media') {
-    const { start, end } = reference.interval;
-    ref = `{"kind":"media","asset_id":${JSON.stringify(reference.asset_id)},"interval":{"start":{"v":${start.v},"r":${start.r}},"end":{"v":${end.v},"r":${end.r}}}}`;
-  } else {
-    ref = `{"kind":"annotation","target_id":${JSON.stringify(reference.target_id)}}`;
-  }
-  const at = provenance.generated_at_time;
-  const derived = provenance.was_derived_from.length === 0 ? '[]' : JSON.stringify(provenance.was_derived_from);
-  return `{"id":${JSON.stringify(annotation.id)},"tier":${JSON.stringify(annotation.tier)},"reference":${ref},"body":${JSON.stringify(annotation.body)},` +
-    `"body_schema_uri":${JSON.stringify(annotation.body_schema_uri)},"provenance":{"was_generated_by":${JSON.stringify(provenance.was_generated_by)},` +
-    `"was_attributed_to":${JSON.stringify(provenance.was_attributed_to)},"was_derived_from":${derived},"generated_at_time":{"v":${at.v},"r":${at.r}}},` +
-    `"confidence":${annotation.confidence === null ? 'null' : JSON.stringify(annotation.confidence)}}`;
-}
+// The wire JSON as text (list responses, JSON lines, the stores' read fast path) is spelled in wire-json.ts.
+export { annotationsToWireJson, annotationWireJson } from './wire-json.js';
 
 export function referenceToWire(reference: Reference): ReferenceWire {
   return reference.kind === 'media'

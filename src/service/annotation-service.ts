@@ -16,7 +16,7 @@ import { ATTR_ANNOTATION_COUNT, ATTR_CLOCK, ATTR_MUTATION_COUNT, ATTR_MUTATION_K
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import { PreconditionRequiredError } from './errors.js';
-import { queryAnnotations, type QueryRequest } from './query-annotations.js';
+import { queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
 
 /** The generator of annotations created through the service without a provenance of their own. */
 export const SERVICE_AGENT = 'server:annot';
@@ -118,6 +118,15 @@ export class AnnotationService {
     return { value: current, clock };
   }
 
+  /** queryAnnotations' answer as wire JSON texts, through the store's read fast path when it has one. */
+  queryAnnotationsWireJson(request: QueryRequest & { limit?: number }): Promise<string[]> {
+    return withSpan('store.query', queryAttributes(this.store.kind, request), async (span) => {
+      const items = await queryAnnotationsWireJson(this.store, request, request.limit);
+      span.setAttribute(ATTR_ANNOTATION_COUNT, items.length);
+      return items;
+    });
+  }
+
   queryAnnotations(request: QueryRequest & { limit?: number }): Promise<Annotation[]> {
     const attributes = {
       [ATTR_STORE_KIND]: this.store.kind,
@@ -201,3 +210,12 @@ function checkBody(annotation: Annotation): void {
   assertValidBody(annotation.body_schema_uri, annotation.body);
 }
 
+function queryAttributes(storeKind: string, request: QueryRequest): Record<string, string | undefined> {
+  return {
+    [ATTR_STORE_KIND]: storeKind,
+    [ATTR_TIER]: request.tier,
+    [ATTR_RELATION]: request.relation ?? (request.start !== undefined ? 'intersects' : undefined),
+    [ATTR_WINDOW_START]: request.start,
+    [ATTR_WINDOW_END]: request.end,
+  };
+}

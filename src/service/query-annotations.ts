@@ -1,7 +1,9 @@
 import { decimalRateFor } from '../adapters/import-clock.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import type { Annotation } from '../model/annotation.js';
+import { annotationWireJson } from '../model/wire-json.js';
 import type { AnnotationStore } from '../store/store.js';
+import { windowWireJson } from '../store/wire-json-reads.js';
 import { parseAllenRelation, type AllenRelation } from '../time/allen.js';
 import { TimeInterval } from '../time/time-interval.js';
 
@@ -39,6 +41,25 @@ export async function* queryAnnotations(store: AnnotationStore, request: QueryRe
     if (request.tier !== undefined) found = found.filter((annotation) => annotation.tier === request.tier);
   }
   yield* found;
+}
+
+/**
+ * The same answer as queryAnnotations, as wire JSON texts (`JSON.stringify(annotationToWire(a))`
+ * byte for byte), at most `limit` of them. A plain window (intersects) goes through the store's
+ * read fast path when it has one (wire-json-reads.ts): rows to JSON with no annotation objects.
+ */
+export async function queryAnnotationsWireJson(store: AnnotationStore, request: QueryRequest, limit = Number.POSITIVE_INFINITY): Promise<string[]> {
+  const window = parseWindow(request);
+  if (window !== null && parseRelation(request.relation) === 'intersects') {
+    const items = await windowWireJson(store, window, request.tier);
+    return items.length > limit ? items.slice(0, limit) : items;
+  }
+  const items: string[] = [];
+  for await (const annotation of queryAnnotations(store, request)) {
+    if (items.length >= limit) break;
+    items.push(annotationWireJson(annotation));
+  }
+  return items;
 }
 
 export function parseWindow({ start, end, rate }: QueryRequest): TimeInterval | null {
