@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { report } from './lib/harness.js';
-import { startFakeFalServer } from '../dist/src/render/testing/fake-fal-server.js';
+import { startFakeFalServer } from './lib/fake-fal.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const annot = join(root, 'bin', 'run.js');

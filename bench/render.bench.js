@@ -14,7 +14,7 @@ import { CACHE_FILE_NAME, closeRenderCaches } from '../dist/src/render/cache.js'
 import { withCredentials } from '../dist/src/render/credentials.js';
 import { FalProvider } from '../dist/src/render/providers/fal.js';
 import { iterRenderScene } from '../dist/src/render/render-scene.js';
-import { startFakeFalServer } from '../dist/src/render/testing/fake-fal-server.js';
+import { startFakeFalServer } from './lib/fake-fal.js';
 
 const CALL_MS = 200;
 

@@ -1,6 +1,7 @@
 import { formatFinding } from '../src/adapters/finding.js';
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { plural } from '../src/cli/finding-output.js';
 import { notice } from '../src/cli/output.js';
 
 export default class Convert extends AnnotCommand {
@@ -21,6 +22,7 @@ export default class Convert extends AnnotCommand {
     from: Flags.string({ description: 'input format (default: from the extension, then the content)' }),
     to: Flags.string({ description: 'output format (default: from the extension)' }),
     rate: Flags.integer({ description: 'import rate in ticks per second for formats with float times', min: 1 }),
+    strict: Flags.boolean({ description: 'fail (exit 1, nothing written) when the reader reports any finding: a repaired, dropped or guessed part of the input' }),
     'strict-time': Flags.boolean({ description: 'fail instead of rounding a time that is not exact at the import rate' }),
     'asset-id': Flags.string({ description: 'asset id for formats whose files do not name their media' }),
     tier: Flags.string({ description: 'tier name for formats without tiers (import), or the tier to write (export)' }),
@@ -49,6 +51,7 @@ export default class Convert extends AnnotCommand {
         assetId: flags['asset-id'],
         tier: flags.tier,
         variant: flags.variant,
+        strict: flags.strict,
         warn: (message) => notice(`warning: ${message}`),
         report: (finding) => notice(formatFinding(finding)),
         onProgress: progress.update,
@@ -57,11 +60,11 @@ export default class Convert extends AnnotCommand {
       progress.stop();
     }
     if (report.quantized.count > 0) {
-      notice(`${report.from}: ${report.quantized.count.toLocaleString('en-US')} time(s) rounded to the import rate, largest error ${report.quantized.maxErrorSeconds.toExponential(2)} s (--rate to choose another, --strict-time to refuse)`);
+      notice(`${report.from}: ${plural(report.quantized.count, 'time')} rounded to the import rate, largest error ${report.quantized.maxErrorSeconds.toExponential(2)} s (--rate to choose another, --strict-time to refuse)`);
     }
     for (const { what, count } of report.dropped) {
-      notice(`${report.to} keeps no ${what}: dropped for ${count.toLocaleString('en-US')} annotation${count === 1 ? '' : 's'}`);
+      notice(`${report.to} keeps no ${what}: dropped for ${plural(count, 'annotation')}`);
     }
-    if (args.output !== '-') notice(`wrote ${redactLocation(args.output)} (${report.to}): ${report.annotations.toLocaleString('en-US')} annotations in ${report.tiers} tiers`);
+    if (args.output !== '-') notice(`wrote ${redactLocation(args.output)} (${report.to}): ${plural(report.annotations, 'annotation')} in ${plural(report.tiers, 'tier')}`);
   }
 }

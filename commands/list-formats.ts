@@ -6,14 +6,15 @@ export default class ListFormats extends AnnotCommand {
   static override enableJsonFlag = true;
   static override examples = ['<%= config.bin %> list-formats', '<%= config.bin %> list-formats --json'];
 
-  async run(): Promise<Array<{ name: string; extensions: string[]; media_types: string[]; body_schemas: string[]; description: string }>> {
+  async run(): Promise<Array<{ name: string; aliases: string[]; extensions: string[]; media_types: string[]; body_schemas: string[]; description: string }>> {
     await this.parse(ListFormats);
-    const { listFormats } = await import('../src/service/formats.js');
-    const formats = listFormats();
+    const [{ listFormats }, { aliasesOf }] = await Promise.all([import('../src/service/formats.js'), import('../src/adapters/registry.js')]);
+    const formats = listFormats().map(({ name, ...rest }) => ({ name, aliases: aliasesOf(name), ...rest }));
     if (!this.jsonEnabled()) {
       const width = Math.max(...formats.map((f) => f.name.length));
       for (const format of formats) {
-        writeLine(`${format.name.padEnd(width)}  ${format.extensions.join(', ')}`);
+        const aliases = format.aliases.length > 0 ? `  (also: ${format.aliases.join(', ')})` : '';
+        writeLine(`${format.name.padEnd(width)}  ${format.extensions.join(', ')}${aliases}`);
         writeLine(`${' '.repeat(width)}  ${format.description}`);
       }
     }

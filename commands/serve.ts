@@ -10,6 +10,7 @@ export default class Serve extends AnnotCommand {
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve talk.annot --port 8080',
+    '<%= config.bin %> serve talk.annot --media talk.mp4   # then open the printed URL: the timeline page',
     'OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 <%= config.bin %> serve talk.annot --otel',
     'ANNOT_TOKEN=s3cret <%= config.bin %> serve talk.annot --host 0.0.0.0 --port 8080',
     '<%= config.bin %> serve --store postgres://postgres@127.0.0.1/annot?project=talks',
@@ -24,6 +25,7 @@ export default class Serve extends AnnotCommand {
     'max-body': Flags.string({ description: 'largest JSON request body (e.g. 1MiB, 512k)', default: '1MiB' }),
     'max-import': Flags.string({ description: 'largest /import upload', default: '64MiB' }),
     store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file; processes on one project share one clock', exclusive: ['file'] }),
+    media: Flags.string({ description: 'a local audio or video file the timeline page at / plays (served at /media with Range support); default: the annotations\' own asset when it is a local file' }),
     mcp: Flags.boolean({ description: 'also serve the MCP tools over streamable HTTP at /mcp, sharing the store and op-log', default: false }),
     otel: Flags.boolean({
       description: 'record OpenTelemetry traces (requests, MCP tool calls, store queries and writes) and export them over OTLP, configured by the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, ...)',
@@ -56,7 +58,8 @@ export default class Serve extends AnnotCommand {
             await mountMcpOverHttp(app, service, { version: this.config.version });
           }
         : undefined;
-      server = await startServer({ store, host: flags.host, port: flags.port, token: flags.token, maxBodyBytes, maxImportBytes, version: this.config.version, mountMcp });
+      const media = await (await import('../src/server/page/media-source.js')).mediaSource(store, flags.media, args.file);
+      server = await startServer({ store, host: flags.host, port: flags.port, token: flags.token, maxBodyBytes, maxImportBytes, version: this.config.version, mountMcp, live: { media } });
     } catch (error) {
       await store.close();
       await stopOtel?.();

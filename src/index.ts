@@ -234,7 +234,7 @@ export { assetsOf, type Asset, type Provider, type ProviderRunOptions, type Requ
 export { type CommonRenderOptions } from './render/model-call.js';
 export { renderBeat, type BeatResult, type EmptyBeatResult, type RenderBeatOptions } from './render/render-beat.js';
 export { renderShot, shotPrompt, type ClipShotResult, type RenderShotOptions, type ShotResult, type StillShotResult } from './render/render-shot.js';
-export { iterRenderScene, renderScene, type RenderSceneOptions, type SceneUnitResult } from './render/render-scene.js';
+export { iterRenderScene, renderScene, SceneRenderError, type RenderSceneOptions, type SceneUnitResult, type UnitFailure } from './render/render-scene.js';
 export { buildManifest, manifestPathFor, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './render/manifest.js';
 export { type RenderEvent, type RenderEventListener } from './render/events.js';
 export {
@@ -247,9 +247,7 @@ export {
   RenderAbortedError,
   RenderProducedNoAssetError,
   SceneFileError,
-  SceneRenderError,
   UnknownModelCategoryError,
   UnknownModelError,
   type SceneProblem,
-  type UnitFailure,
 } from './render/errors.js';

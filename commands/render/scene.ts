@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, stdoutIsTerminal, writeJsonLine, writeLine } from '../../src/cli/output.js';
+import { holdFlag, parseHold } from '../../src/cli/hold-flag.js';
 import { forceFlag, providerFlag, sceneQualityFlags } from '../../src/cli/render-flags.js';
 
 /** Exit status after Ctrl-C: 128 + SIGINT, as shells report it. */
@@ -29,6 +30,8 @@ export default class RenderScene extends AnnotCommand {
     json: Flags.boolean({ description: 'one JSON line per finished unit on stdout even on a terminal' }),
     timeline: Flags.string({ description: 'also write the scene as a timeline (.vtt, .srt, .otio, .annot, .eaf, ...): lines, speakers and shots tiers' }),
     storyboard: Flags.string({ description: 'also write a self-contained HTML storyboard page' }),
+    animatic: Flags.string({ description: 'also assemble the scene into one H.264/AAC mp4 (talking videos, or stills with the speech; lines as a mov_text track and a sidecar .vtt); rebuilt only when its media change' }),
+    hold: holdFlag,
   };
 
   async run(): Promise<void> {
@@ -41,6 +44,7 @@ export default class RenderScene extends AnnotCommand {
       import('../../src/render/manifest.js'),
       import('../../src/render/output-files.js'),
     ]);
+    const hold = parseHold(flags.hold);
     const scene = await loadSceneFile(args.scene);
     if (flags.timeline) {
       // A timeline name no format claims is a mistake to report before anything is rendered.
@@ -95,13 +99,16 @@ export default class RenderScene extends AnnotCommand {
       progress?.stop();
       for (const text of heldNotices) notice(`annot: ${text}`);
     }
-    const { manifest, failures } = outcome;
+    const { failures } = outcome;
+    // The layout (prompts, lines, beats' shots) lets the derived files be built from the manifest alone.
+    const { sceneLayout } = await import('../../src/render/scene-layout.js');
+    const manifest = { ...outcome.manifest, layout: sceneLayout(scene) };
     const interrupted = controller.signal.aborted;
     if (jsonLines && !interrupted) for (const f of failures) await writeJsonLine({ unit: f.unit, id: f.id, failed: true, error: f.error, code: f.code });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const done = outcome.finished.length;
     if (interrupted) {
-      notice(`annot: interrupted after ${seconds} s: ${done} of ${total} units finished and are cached; in-flight calls were cancelled. Run the same command again to resume. The manifest was not written.`);
+      notice(`annot: interrupted after ${seconds} s: ${done} of ${total} units finished and are cached; queued model requests were cancelled, running ones are collected by the next run. Run the same command again to resume. The manifest was not written.`);
       // An exit code rather than this.exit(): the JSON lines already written must drain to the pipe.
       process.exitCode = EXIT_INTERRUPTED;
       return;
@@ -112,9 +119,14 @@ export default class RenderScene extends AnnotCommand {
     const extras: string[] = [];
     if (failures.length === 0) {
       if (flags.out) extras.push(`${placeAssets(manifest, flags.out).length} assets in ${flags.out}`);
+      if (flags.animatic) {
+        const { writeAnimatic } = await import('../../src/render/animatic.js');
+        const a = await writeAnimatic(manifest, flags.animatic, { hold, signal: controller.signal });
+        extras.push(`animatic ${flags.animatic} (${a.duration.toFixed(2)} s)${a.written ? '' : ' (unchanged)'}`);
+      }
       if (flags.timeline) {
         const { writeTimeline } = await import('../../src/render/timeline.js');
-        const t = await writeTimeline(scene, manifest, flags.timeline, (m) => notice(`annot: ${m}`));
+        const t = await writeTimeline(scene, manifest, flags.timeline, (m) => notice(`annot: ${m}`), { hold, animatic: flags.animatic });
         extras.push(`timeline ${flags.timeline}${t.written ? '' : ' (unchanged)'}`);
       }
       if (flags.storyboard) {

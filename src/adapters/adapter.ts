@@ -39,6 +39,11 @@ export interface DumpOptions {
   readonly tier?: string;
   /** Format-specific variant, e.g. TextGrid `short`. */
   readonly variant?: string;
+  /**
+   * Subtitle formats without speakers (SRT): write a cue's speaker as `Name: text`. Also chosen
+   * with the variant `speaker-prefix`.
+   */
+  readonly speakerPrefix?: boolean;
   readonly warn: (message: string) => void;
 }
 

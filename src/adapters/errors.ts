@@ -13,7 +13,7 @@ export interface SourceLocation {
  * `talk.vtt:12:5: expected "-->" after the cue start time`.
  */
 export class FormatParseError extends AnnotError {
-  readonly code = 'ANNOT_FORMAT_PARSE';
+  readonly code: string = 'ANNOT_FORMAT_PARSE';
 
   constructor(
     readonly file: string,
@@ -21,6 +21,25 @@ export class FormatParseError extends AnnotError {
     readonly expected: string,
   ) {
     super(`${file}${formatLocation(location)}: ${expected}`);
+  }
+}
+
+/**
+ * Input nested deeper than a reader allows (JSON arrays and objects, XML elements). Readers bound
+ * their depth so that hostile input is refused with the place it went too deep, never a stack
+ * overflow: `deep.jams:1:513: nesting deeper than 512 levels of JSON arrays and objects`.
+ */
+export class InputTooDeepError extends FormatParseError {
+  override readonly code: string = 'ANNOT_INPUT_TOO_DEEP';
+
+  constructor(
+    file: string,
+    location: SourceLocation,
+    readonly depth: number,
+    readonly limit: number,
+    what: string,
+  ) {
+    super(file, location, `nesting deeper than ${limit} levels of ${what} (level ${depth} starts here); refused, no real file nests this deep`);
   }
 }
 

@@ -1,13 +1,14 @@
-import { FormatParseError } from './errors.js';
+import { FormatParseError, InputTooDeepError } from './errors.js';
 
 /**
- * JSON text as the JSON formats (JAMS, Label Studio, Web Annotation) read and write it.
+ * JSON text as the JSON formats (JAMS, Label Studio, Web Annotation, OTIO) read and write it.
  *
  * Python's json module writes bare `NaN`, `Infinity` and `-Infinity`, and real JAMS files carry
  * them. JSON.parse refuses them and our bodies cannot hold non-finite numbers, so a tolerant parse
  * turns each such token (outside strings) into a marker string that the adapter moves out of the
  * value and records by JSON pointer; the writer turns markers back into bare tokens. Syntax errors
- * become a FormatParseError with the line and column, which JSON.parse does not always give.
+ * become a FormatParseError with the line and column, which JSON.parse does not always give, and
+ * nesting is bounded (JSON.parse and a naive recursive parser overflow the stack on deep input).
  */
 
 export type NonFiniteToken = 'NaN' | 'Infinity' | '-Infinity';
@@ -27,20 +28,177 @@ export function nonFiniteToken(value: unknown): NonFiniteToken | null {
   return token === 'NaN' || token === 'Infinity' || token === '-Infinity' ? token : null;
 }
 
+/** How deep arrays and objects may nest: far beyond any real file, far below what a stack holds. */
+export const MAX_JSON_DEPTH = 512;
+
+/** What a reader wants for the number tokens JSON itself does not have. */
+export type SpecialNumbers =
+  /** NaN, Infinity, 1e400...: an error naming the position (Label Studio, Web Annotation). */
+  | 'refuse'
+  /** Bare NaN/Infinity/-Infinity become markers (see nonFiniteMark); 1e400 is an error (JAMS). */
+  | 'marker'
+  /** NaN, Inf, Infinity, out-of-range and beyond-64-bit integers are kept as `{"$otio_number": literal}` (OTIO). */
+  | 'otio';
+
+/** The key OTIO number literals are kept under (see SpecialNumbers `otio`). */
+export const OTIO_NUMBER_MARKER = '$otio_number';
+
 /**
  * Parses JSON text; with `nonFinite`, bare NaN/Infinity/-Infinity are accepted and become markers.
  * Malformed text is a FormatParseError naming the file, line and column and what was expected.
  */
 export function parseJsonText(text: string, file: string, { nonFinite = false }: { nonFinite?: boolean } = {}): unknown {
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const prepared = nonFinite && /NaN|Infinity/.test(source) ? markNonFinite(source) : source;
-  try {
-    return JSON.parse(prepared);
-  } catch {
-    const { position, expected } = findSyntaxError(source, nonFinite);
-    const { line, column } = lineAndColumn(source, position);
-    throw new FormatParseError(file, { line, column }, `${expected}; the file is not valid JSON`);
+  return parseJson(text, file, nonFinite ? 'marker' : 'refuse');
+}
+
+/**
+ * The one JSON parser of the JSON formats (JAMS, Label Studio, Web Annotation, OTIO). It is a
+ * single pass that never recurses deeper than MAX_JSON_DEPTH (deeper input is an
+ * InputTooDeepError naming the file, the depth and the position, not a stack overflow), names the
+ * line and column of any token it cannot accept, refuses lone surrogates in `\u` escapes, and
+ * treats the numbers JSON has no room for as `special` says. A leading byte-order mark is skipped.
+ */
+export function parseJson(text: string, file: string, special: SpecialNumbers = 'refuse', maxDepth = MAX_JSON_DEPTH): unknown {
+  let position = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const fail = (expected: string, at = position, syntax = true): never => {
+    throw new FormatParseError(file, lineAndColumn(text, at), `expected ${expected}${syntax ? '; the file is not valid JSON' : ''}`);
+  };
+  const skip = (): void => {
+    for (;;) {
+      const code = text.charCodeAt(position);
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) position++;
+      else break;
+    }
+  };
+  const specialNumber = (literal: string, at: number): unknown => {
+    if (special === 'otio') return { [OTIO_NUMBER_MARKER]: literal };
+    if (special === 'marker' && (literal === 'NaN' || literal === 'Infinity' || literal === '-Infinity')) return nonFiniteMark(literal);
+    if (/^-?(?:NaN|Inf)/.test(literal)) return fail(`a finite number; ${literal} is not a JSON number`, at, false);
+    return fail(`a number a 64-bit float can hold; ${literal.length > 40 ? literal.slice(0, 40) + '...' : literal} is out of range`, at, false);
+  };
+  // A loop, not one regular expression: a backtracking regex over a 50 MB string overflows V8's stack.
+  const string = (): string => {
+    const start = position;
+    let escaped = false;
+    let i = position + 1;
+    for (;;) {
+      const code = text.charCodeAt(i);
+      if (code === 0x22) break;
+      if (code === 0x5c) {
+        escaped = true;
+        i += 2;
+      } else if (code < 0x20 || Number.isNaN(code)) return fail(stringProblem(text, start), Number.isNaN(code) ? text.length : i);
+      else i++;
+    }
+    position = i + 1;
+    if (!escaped) return text.slice(start + 1, i);
+    let decoded: string;
+    try {
+      decoded = JSON.parse(text.slice(start, position)) as string;
+    } catch {
+      return fail(stringProblem(text, start), start);
+    }
+    if (LONE_SURROGATE.test(decoded)) fail('a string without lone surrogates (a \\uD800-\\uDFFF escape must be one half of a pair)', start, false);
+    return decoded;
+  };
+  const value = (depth: number): unknown => {
+    skip();
+    const code = text.charCodeAt(position);
+    if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
+      if (depth >= maxDepth) throw new InputTooDeepError(file, lineAndColumn(text, position), depth + 1, maxDepth, 'JSON arrays and objects');
+      position++;
+      skip();
+      if (code === 0x5b) {
+        const array: unknown[] = [];
+        if (text.charCodeAt(position) === 0x5d) {
+          position++;
+          return array;
+        }
+        for (;;) {
+          array.push(value(depth + 1));
+          skip();
+          const next = text.charCodeAt(position);
+          position++;
+          if (next === 0x2c) continue;
+          if (next === 0x5d) return array;
+          return fail('"," or "]" after an array item', position - 1);
+        }
+      }
+      const object: Record<string, unknown> = {};
+      if (text.charCodeAt(position) === 0x7d) {
+        position++;
+        return object;
+      }
+      for (;;) {
+        skip();
+        if (text.charCodeAt(position) !== 0x22) fail('a property name in double quotes');
+        const key = string();
+        skip();
+        if (text.charCodeAt(position) !== 0x3a) fail(`":" after the property name "${key.length > 40 ? key.slice(0, 40) + '...' : key}"`);
+        position++;
+        const item = value(depth + 1);
+        // defineProperty: a plain assignment of "__proto__" would set the prototype, not a key.
+        if (key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+        else object[key] = item;
+        skip();
+        const next = text.charCodeAt(position);
+        position++;
+        if (next === 0x2c) continue;
+        if (next === 0x7d) return object;
+        return fail('"," or "}" after a property value', position - 1);
+      }
+    }
+    if (code === 0x22) return string();
+    if (text.startsWith('true', position)) {
+      position += 4;
+      return true;
+    }
+    if (text.startsWith('false', position)) {
+      position += 5;
+      return false;
+    }
+    if (text.startsWith('null', position)) {
+      position += 4;
+      return null;
+    }
+    NUMBER.lastIndex = position;
+    const match = NUMBER.exec(text);
+    if (!match) return fail(position >= text.length ? 'a JSON value before the end of the file' : 'a JSON value');
+    const start = position;
+    position = NUMBER.lastIndex;
+    const literal = match[0];
+    if (match[1] !== undefined) {
+      if (special === 'otio' || (special === 'marker' && literal !== '-Inf' && literal !== 'Inf')) return specialNumber(literal, start);
+      return fail(`a finite number; ${literal} is not a JSON number`, start, false);
+    }
+    const number = Number(literal);
+    if (!Number.isFinite(number)) return specialNumber(literal, start);
+    if (special === 'otio' && !Number.isSafeInteger(number) && /^-?\d+$/.test(literal)) return specialNumber(literal, start);
+    return number;
+  };
+
+  const root = value(0);
+  skip();
+  if (position < text.length) fail('the end of the file after the JSON value');
+  return root;
+}
+
+const NUMBER = /-?(?:(Infinity|Inf|NaN)|(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/y;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What is wrong with the string that starts at `start` (called only when it did not match). */
+function stringProblem(text: string, start: number): string {
+  for (let i = start + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) break;
+    if (code === 0x5c) {
+      const next = text[i + 1];
+      if (next === 'u' && !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return `four hex digits after \\u (string from column ${lineAndColumn(text, start).column})`;
+      if (next === undefined || !'"\\/bfnrtu'.includes(next)) return 'a valid escape (\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX)';
+      i++;
+    } else if (code < 0x20) return 'a closing quote before the end of the line (control characters in strings must be escaped)';
   }
+  return 'a closing quote for the string';
 }
 
 /** JSON text of a value, with markers written back as bare tokens (as Python writes them). */
@@ -113,33 +271,7 @@ function setAt(value: unknown, keys: string[], replacement: unknown): unknown {
   return value;
 }
 
-/** Replaces bare non-finite tokens outside strings by marker strings. */
-function markNonFinite(text: string): string {
-  let out = '';
-  let copied = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) {
-      inString = true;
-      continue;
-    }
-    const token = text.startsWith('NaN', i) ? 'NaN' : text.startsWith('-Infinity', i) ? '-Infinity' : text.startsWith('Infinity', i) ? 'Infinity' : null;
-    if (token !== null) {
-      out += text.slice(copied, i) + JSON.stringify(nonFiniteMark(token));
-      i += token.length - 1;
-      copied = i + 1;
-    }
-  }
-  return out + text.slice(copied);
-}
-
-function lineAndColumn(text: string, position: number): { line: number; column: number } {
+export function lineAndColumn(text: string, position: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < position && i < text.length; i++) {
@@ -149,120 +281,4 @@ function lineAndColumn(text: string, position: number): { line: number; column: 
     }
   }
   return { line, column: position - lineStart + 1 };
-}
-
-/**
- * Where JSON text first goes wrong and what was expected there: a small recursive-descent
- * checker run only after JSON.parse failed (V8's messages do not always carry a position).
- */
-function findSyntaxError(text: string, nonFinite: boolean): { position: number; expected: string } {
-  let i = 0;
-  const fail = (expected: string): never => {
-    throw Object.assign(new Error(expected), { position: i, expected });
-  };
-  const space = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
-  };
-  const literal = (word: string): void => {
-    if (!text.startsWith(word, i)) fail(`expected a JSON value`);
-    i += word.length;
-  };
-  const string = (): void => {
-    i++;
-    while (i < text.length) {
-      const c = text[i];
-      if (c === '"') {
-        i++;
-        return;
-      }
-      if (c === '\\') {
-        const next = text[i + 1];
-        if (next === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('expected four hex digits after \\u');
-          i += 6;
-        } else if (next !== undefined && '"\\/bfnrt'.includes(next)) i += 2;
-        else fail('expected a valid escape (\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX)');
-      } else if (c.charCodeAt(0) < 0x20) fail('expected a closing quote before the end of the line (control characters must be escaped)');
-      else i++;
-    }
-    fail('expected a closing quote');
-  };
-  const number = (): void => {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!match) fail('expected a number');
-    i += match![0].length;
-  };
-  const value = (depth: number): void => {
-    space();
-    if (depth > 10000) fail('expected less deeply nested JSON');
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      space();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        space();
-        if (text[i] !== '"') fail('expected a property name in double quotes');
-        string();
-        space();
-        if (text[i] !== ':') fail('expected ":" after the property name');
-        i++;
-        value(depth + 1);
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return;
-        }
-        fail('expected "," or "}" after a property value');
-      }
-    }
-    if (c === '[') {
-      i++;
-      space();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value(depth + 1);
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return;
-        }
-        fail('expected "," or "]" after an array item');
-      }
-    }
-    if (c === '"') return string();
-    if (c === 't') return literal('true');
-    if (c === 'f') return literal('false');
-    if (c === 'n') return literal('null');
-    if (nonFinite && text.startsWith('NaN', i)) return literal('NaN');
-    if (nonFinite && text.startsWith('Infinity', i)) return literal('Infinity');
-    if (nonFinite && text.startsWith('-Infinity', i)) return literal('-Infinity');
-    if (c === '-' || (c >= '0' && c <= '9')) return number();
-    if (c === undefined) fail('expected a JSON value before the end of the file');
-    fail('expected a JSON value');
-  };
-  try {
-    value(0);
-    space();
-    if (i < text.length) fail('expected the end of the file after the JSON value');
-  } catch (error) {
-    const found = error as { position?: number; expected?: string };
-    if (typeof found.position === 'number' && found.expected) return { position: found.position, expected: found.expected };
-    return { position: i, expected: 'expected valid JSON' };
-  }
-  return { position: 0, expected: 'expected valid JSON' };
 }

@@ -14,8 +14,33 @@ export function listAdapters(): FormatAdapter[] {
   return [...adapters.values()];
 }
 
+/**
+ * The short names people type for a format (`--from vtt`, `--to praat`). Names are also matched
+ * case-insensitively and with `-` for `_` (`label-studio`).
+ */
+const ALIASES: Readonly<Record<string, string>> = {
+  vtt: 'webvtt',
+  tg: 'textgrid',
+  praat: 'textgrid',
+  elan: 'eaf',
+  ls: 'label_studio',
+  labelstudio: 'label_studio',
+  wa: 'web_annotation',
+  w3c: 'web_annotation',
+  webannotation: 'web_annotation',
+  subrip: 'srt',
+};
+
+/** The aliases of a format name, as `list-formats` shows them. */
+export function aliasesOf(name: string): string[] {
+  return Object.entries(ALIASES)
+    .filter(([, target]) => target === name)
+    .map(([alias]) => alias);
+}
+
 export function getAdapter(name: string): FormatAdapter {
-  const adapter = adapters.get(name);
+  const normalized = name.toLowerCase().replace(/-/g, '_');
+  const adapter = adapters.get(name) ?? adapters.get(normalized) ?? adapters.get(ALIASES[normalized] ?? '');
   if (!adapter) throw new UnknownFormatError(`unknown format "${name}"; known formats: ${knownNames()}`);
   return adapter;
 }
@@ -80,5 +105,11 @@ export function readHead(path: string, bytes = 65536): Buffer {
 }
 
 function knownNames(): string {
-  return [...adapters.keys()].sort().join(', ');
+  return [...adapters.keys()]
+    .sort()
+    .map((name) => {
+      const aliases = aliasesOf(name);
+      return aliases.length > 0 ? `${name} (${aliases.join(', ')})` : name;
+    })
+    .join(', ');
 }

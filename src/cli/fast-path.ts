@@ -52,7 +52,11 @@ const QUERY_OPTIONS = {
   tier: { type: 'string' },
   relation: { type: 'string' },
   from: { type: 'string' },
+  fps: { type: 'string' },
+  time: { type: 'string' },
 } as const;
+
+const TIME_STYLES = new Set(['seconds', 'timecode', 'ticks']);
 
 /** `query <file> [--start S --end E --rate N --tier T --relation R --from F]`, or null for oclif. */
 function parseQueryArgs(args: readonly string[]): { file: string; request: PrintQueryRequest } | null {
@@ -70,14 +74,16 @@ function parseQueryArgs(args: readonly string[]): { file: string; request: Print
       seen.add(token.name);
     }
   }
-  if (parsed.positionals.length !== 1) return null;
-  const { rate, ...rest } = parsed.values;
+  // Standard input (`-`) and anything oclif would refuse go the long way, so oclif owns those messages.
+  if (parsed.positionals.length !== 1 || parsed.positionals[0] === '-') return null;
+  if (parsed.values.time !== undefined && !TIME_STYLES.has(parsed.values.time)) return null;
+  const { rate, time, ...rest } = parsed.values;
   let rateNumber: number | undefined;
   if (rate !== undefined) {
     if (!/^\d+$/.test(rate) || Number(rate) < 1 || !Number.isSafeInteger(Number(rate))) return null;
     rateNumber = Number(rate);
   }
-  return { file: parsed.positionals[0], request: { ...rest, rate: rateNumber } };
+  return { file: parsed.positionals[0], request: { ...rest, rate: rateNumber, time: time as PrintQueryRequest['time'] } };
 }
 
 /** The same failure report as AnnotCommand.catch: one line on stderr, the mapped exit code. */

@@ -18,8 +18,9 @@ export const ERROR_CODE_META_KEY = 'annot/error_code';
 
 const INSTRUCTIONS = [
   'annot stores interval annotations over time-based media (audio, video): each annotation sits on a named tier and covers a',
-  'half-open span [start, end) of a media asset, or refers to another annotation. Times are seconds, given as numbers or decimal',
-  'strings and kept exactly (pass rate to choose the stored ticks per second). Queries take a window and intersects or an Allen',
+  'half-open span [start, end) of a media asset, or refers to another annotation. Times are given as seconds (numbers or decimal',
+  'strings), timecodes "HH:MM:SS.mmm", SMPTE "HH:MM:SS:FF" with fps, or exact {v, r}, and kept exactly (pass rate to choose the',
+  'stored ticks per second). Results give each time as {v, r, s}: v/r seconds, s the same as an exact decimal string. Queries take a window and intersects or an Allen',
   `relation (${ALLEN_RELATIONS.join(', ')}). Every change by any client shares one op-log with a Lamport clock: latest_clock`,
   'tells the current clock and state_at(clock) shows the annotations as they were then. Machine suggestions carry a confidence;',
   'accept_ai_suggestion records a review decision without rewriting who made the suggestion.',

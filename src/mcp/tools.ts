@@ -2,13 +2,13 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { mediaRef, annotationRef } from '../model/annotation.js';
-import { annotationToWire, referenceToWire, tierToWire } from '../model/wire.js';
+import { annotationToOutput, referenceToWire, tierToWire, wireWithSeconds } from '../model/wire.js';
 import { listBodySchemas } from '../schemas/registry.js';
 import type { AnnotationService } from '../service/annotation-service.js';
 import { listFormats } from '../service/formats.js';
 import { ALLEN_RELATIONS } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
-import { intervalFromToolSeconds, secondsText, type ToolSeconds } from './tool-seconds.js';
+import { intervalFromToolSeconds, type ToolSeconds } from './tool-seconds.js';
 import { annotationShape, formatShape, tierShape } from './wire-shapes.js';
 
 /** What a tool hands back: the JSON the model reads, and the clock of the mutation it made, if any. */
@@ -38,7 +38,15 @@ export const DEFAULT_BODY_SCHEMA_URI = 'annot://schema/label/v1';
 export const DEFAULT_QUERY_LIMIT = 100;
 export const MAX_QUERY_LIMIT = 10_000;
 
-const seconds = z.union([z.number(), z.string()]);
+const seconds = z.union([
+  z.number(),
+  z.string(),
+  z.object({ v: z.number().int(), r: z.number().int().positive(), s: z.string().optional() }).strict(),
+]);
+/** How every time argument is described: the one vocabulary of src/time/time-input.ts. */
+const TIME_FORMS = 'seconds as a number or decimal string ("12.345"), a timecode "HH:MM:SS.mmm" or "MM:SS.mmm" (comma allowed), SMPTE "HH:MM:SS:FF" with fps, or the exact {v, r}';
+const fps = z.union([z.number().positive(), z.string()]).optional()
+  .describe('frames per second of SMPTE "HH:MM:SS:FF" times: 24, 25, 29.97 or "30000/1001"');
 const actor = z.string().min(1).default(DEFAULT_ACTOR)
   .describe('who makes this change, recorded in the op-log (e.g. "agent:claude", "user:alice"); default "anonymous"');
 const rate = z.number().int().positive().optional()
@@ -50,7 +58,7 @@ const addAnnotation = defineTool({
   title: 'Add an annotation',
   description:
     'Creates one annotation on a tier and returns it (with its new id). A time-based annotation needs asset_id, start_seconds and end_seconds: ' +
-    'the half-open span [start, end) of that media asset in seconds, given as numbers or decimal strings ("12.345") and stored exactly; ' +
+    `the half-open span [start, end) of that media asset, each time given as ${TIME_FORMS}, and stored exactly; ` +
     'start = end makes a point. An annotation about another annotation (a gloss, a translation) gives target_annotation_id instead and has no time. ' +
     'The tier must exist (add_tier first; list_tiers shows them). The body is checked against body_schema_uri ' +
     `(default ${DEFAULT_BODY_SCHEMA_URI}, body {"text": "..."}; registered: ${listBodySchemas().join(', ')}). ` +
@@ -59,12 +67,13 @@ const addAnnotation = defineTool({
   input: {
     tier: z.string().min(1).describe('the tier to add it to'),
     asset_id: z.string().min(1).optional().describe('the media asset the span is on (a file name or URI)'),
-    start_seconds: seconds.optional().describe('span start in seconds (number or decimal string)'),
-    end_seconds: seconds.optional().describe('span end in seconds, exclusive; equal to start for a point'),
+    start_seconds: seconds.optional().describe(`span start: ${TIME_FORMS}`),
+    end_seconds: seconds.optional().describe('span end, exclusive, in the same forms; equal to start for a point'),
     target_annotation_id: z.string().min(1).optional().describe('instead of a span: the id of the annotation this one is about'),
     body: z.record(z.string(), z.unknown()).describe('the content, an object valid against body_schema_uri, e.g. {"text": "hello"}'),
     body_schema_uri: z.string().default(DEFAULT_BODY_SCHEMA_URI).describe(`the body's schema URI (default ${DEFAULT_BODY_SCHEMA_URI})`),
     rate,
+    fps,
     confidence: z.number().min(0).max(1).nullable().optional().describe('0..1 for a machine suggestion; omit or null for a human annotation'),
     generated_by: z.string().min(1).optional().describe('what produced the content (provenance was_generated_by); default "server:annot"'),
     actor,
@@ -83,11 +92,11 @@ const addAnnotation = defineTool({
       input.provenance = { was_generated_by: args.generated_by, was_attributed_to: args.actor, was_derived_from: [], generated_at_time: RationalTime.now(1000).toWire() };
     }
     const { value, clock } = await service.createAnnotation(input, args.actor);
-    return { result: { ...annotationToWire(value) }, clock };
+    return { result: { ...annotationToOutput(value) }, clock };
   },
 });
 
-function referenceFrom(args: { asset_id?: string; start_seconds?: ToolSeconds; end_seconds?: ToolSeconds; target_annotation_id?: string; rate?: number }) {
+function referenceFrom(args: { asset_id?: string; start_seconds?: ToolSeconds; end_seconds?: ToolSeconds; target_annotation_id?: string; rate?: number; fps?: number | string }) {
   const timed = args.asset_id !== undefined || args.start_seconds !== undefined || args.end_seconds !== undefined;
   if (args.target_annotation_id !== undefined) {
     if (timed) throw new InvalidInputError('give either target_annotation_id or asset_id with start_seconds and end_seconds, not both');
@@ -97,7 +106,7 @@ function referenceFrom(args: { asset_id?: string; start_seconds?: ToolSeconds; e
     const missing = (['asset_id', 'start_seconds', 'end_seconds'] as const).filter((key) => args[key] === undefined);
     throw new InvalidInputError(`missing ${missing.join(', ')}: a time-based annotation needs asset_id, start_seconds and end_seconds (or give target_annotation_id)`);
   }
-  return mediaRef(args.asset_id, intervalFromToolSeconds(args.start_seconds, args.end_seconds, args.rate));
+  return mediaRef(args.asset_id, intervalFromToolSeconds(args.start_seconds, args.end_seconds, args.rate, args.fps));
 }
 
 const queryAnnotationsTool = defineTool({
@@ -112,10 +121,11 @@ const queryAnnotationsTool = defineTool({
     `At most limit results (default ${DEFAULT_QUERY_LIMIT}); truncated tells whether there were more.`,
   input: {
     tier: z.string().min(1).optional().describe('only annotations on this tier'),
-    start_seconds: seconds.optional().describe('window start in seconds'),
-    end_seconds: seconds.optional().describe('window end in seconds, exclusive'),
+    start_seconds: seconds.optional().describe(`window start: ${TIME_FORMS}`),
+    end_seconds: seconds.optional().describe('window end, exclusive, in the same forms'),
     relation: z.string().default('intersects').describe(`how an annotation relates to the window: intersects (default) or one of ${ALLEN_RELATIONS.join(', ')}`),
     rate,
+    fps,
     limit: z.number().int().positive().max(MAX_QUERY_LIMIT).default(DEFAULT_QUERY_LIMIT).describe(`the most annotations to return (default ${DEFAULT_QUERY_LIMIT}, at most ${MAX_QUERY_LIMIT})`),
   },
   output: z.object({
@@ -125,32 +135,32 @@ const queryAnnotationsTool = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(service, args) {
-    let window: { start?: string; end?: string } = {};
+    let window: { start?: ToolSeconds; end?: ToolSeconds } = {};
     if (args.start_seconds !== undefined || args.end_seconds !== undefined) {
       if (args.start_seconds === undefined || args.end_seconds === undefined) {
         throw new InvalidInputError('start_seconds and end_seconds must be given together (or neither, to list without a window)');
       }
-      // Parsed here first for errors that name the argument; the service parses the same text again.
-      intervalFromToolSeconds(args.start_seconds, args.end_seconds, args.rate);
-      window = { start: secondsText(args.start_seconds, 'start_seconds'), end: secondsText(args.end_seconds, 'end_seconds') };
+      // Parsed here, so errors name the arguments; the service gets the exact pairs.
+      const interval = intervalFromToolSeconds(args.start_seconds, args.end_seconds, args.rate, args.fps);
+      window = { start: interval.start.toWire(), end: interval.end.toWire() };
     } else if (args.relation !== 'intersects') {
       throw new InvalidInputError(`relation "${args.relation}" compares with a window: give start_seconds and end_seconds too`);
     }
-    const found = await service.queryAnnotations({ ...window, rate: args.rate, tier: args.tier, relation: args.relation, limit: args.limit + 1 });
+    const found = await service.queryAnnotations({ ...window, tier: args.tier, relation: args.relation, limit: args.limit + 1 });
     const page = found.slice(0, args.limit);
-    return { result: { annotations: page.map(annotationToWire), count: page.length, truncated: found.length > args.limit } };
+    return { result: { annotations: page.map((annotation) => annotationToOutput(annotation)), count: page.length, truncated: found.length > args.limit } };
   },
 });
 
 const getAnnotation = defineTool({
   name: 'get_annotation',
   title: 'Get an annotation',
-  description: 'Returns one annotation by id, in its wire form (times as exact {v, r}: v/r seconds).',
+  description: 'Returns one annotation by id, in its wire form (each time as exact {v, r}: v/r seconds, with s, the same seconds as an exact decimal string like "7.8").',
   input: { annotation_id: annotationId },
   output: annotationShape,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(service, args) {
-    return { result: { ...annotationToWire(await service.getAnnotation(args.annotation_id)) } };
+    return { result: { ...annotationToOutput(await service.getAnnotation(args.annotation_id)) } };
   },
 });
 
@@ -163,7 +173,7 @@ const deleteAnnotation = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(service, args) {
     const { value, clock } = await service.deleteAnnotation(args.annotation_id, args.actor);
-    return { result: { deleted: true, annotation: annotationToWire(value) }, clock };
+    return { result: { deleted: true, annotation: annotationToOutput(value) }, clock };
   },
 });
 
@@ -183,7 +193,7 @@ const acceptAiSuggestion = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(service, args) {
     const { value, clock } = await service.acceptAiSuggestion(args.annotation_id, args.accept, args.actor);
-    return { result: { annotation: annotationToWire(value.annotation), review: annotationToWire(value.review) }, clock };
+    return { result: { annotation: annotationToOutput(value.annotation), review: annotationToOutput(value.review) }, clock };
   },
 });
 
@@ -262,7 +272,8 @@ const stateAt = defineTool({
   output: z.object({ at_clock: z.number().int(), tiers: z.array(tierShape), annotations: z.array(annotationShape) }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(service, args) {
-    return { result: { ...(await service.stateAt(args.clock)) } };
+    const state = await service.stateAt(args.clock);
+    return { result: { ...state, annotations: state.annotations.map(wireWithSeconds) } };
   },
 });
 

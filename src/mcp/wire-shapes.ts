@@ -10,7 +10,8 @@ import { z } from 'zod';
 const rationalTime = z.object({
   v: z.number().int().describe('integer ticks'),
   r: z.number().int().positive().describe('ticks per second'),
-}).describe('an exact time: v/r seconds');
+  s: z.string().describe('the same time in seconds, exact: a decimal like "7.8", or the reduced fraction like "1/3" when v/r has no finite decimal'),
+}).describe('an exact time: v/r seconds, with s spelling it in seconds');
 
 const mediaReference = z.looseObject({
   kind: z.literal('media'),

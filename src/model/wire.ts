@@ -3,6 +3,8 @@ import { createAjv, issuesFromAjv } from '../schemas/ajv.js';
 import { readPackageSchema } from '../schemas/package-schemas.js';
 import type { ValidationIssue } from '../schemas/validation-issue.js';
 import { RationalTime, type RationalTimeWire } from '../time/rational-time.js';
+import { timeToOutput, type TimeStyle } from '../time/time-format.js';
+import { resolveInterval, type ResolveOptions, type TimeInput } from '../time/time-input.js';
 import { TimeInterval, type TimeIntervalWire } from '../time/time-interval.js';
 import { makeAnnotation, type Annotation, type Reference } from './annotation.js';
 import { WireFormatError } from './errors.js';
@@ -60,8 +62,64 @@ export function annotationToWire(annotation: Annotation): AnnotationWire {
   };
 }
 
+/**
+ * The wire form as the surfaces answer with it (wire v2): every time carries its exact seconds
+ * `s` beside `{v, r}` (`{"v": 7800, "r": 1000, "s": "7.8"}`), or also a timecode `tc`, or only the
+ * pair (`ticks`). annotationToWire stays the canonical form that ETags, digests and stores use.
+ */
+export function annotationToOutput(annotation: Annotation, style: TimeStyle = 'seconds'): AnnotationWire {
+  const wire = annotationToWire(annotation);
+  if (style === 'ticks') return wire;
+  const { reference, provenance } = annotation;
+  if (reference.kind === 'media') {
+    wire.reference = {
+      kind: 'media',
+      asset_id: reference.asset_id,
+      interval: { start: timeToOutput(reference.interval.start, style), end: timeToOutput(reference.interval.end, style) },
+    };
+  }
+  wire.provenance.generated_at_time = timeToOutput(provenance.generated_at_time, style);
+  return wire;
+}
+
 // The wire JSON as text (list responses, JSON lines, the stores' read fast path) is spelled in wire-json.ts.
 export { annotationsToWireJson, annotationWireJson } from './wire-json.js';
+
+/**
+ * The wire form of any annotation JSON with its times given in any form of the time vocabulary
+ * (`"12.345"`, `"00:00:12.345"`, `"00:00:12:08"` with fps, `{v, r}`): the interval's times become
+ * exact `{v, r}` pairs at `options.rate` (or the rate they need, at least milliseconds for
+ * seconds and timecodes), so annotationFromWire reads it. Anything else is left for it to judge.
+ */
+export function resolveWireTimes(input: unknown, options: ResolveOptions = {}): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const reference = (input as { reference?: unknown }).reference;
+  if (typeof reference !== 'object' || reference === null || (reference as { kind?: unknown }).kind !== 'media') return input;
+  const interval = (reference as { interval?: unknown }).interval;
+  if (typeof interval !== 'object' || interval === null || Array.isArray(interval)) return input;
+  const { start, end } = interval as { start?: unknown; end?: unknown };
+  const isForm = (time: unknown): boolean => typeof time === 'string' || typeof time === 'number';
+  if (start === undefined || end === undefined) return input;
+  if (!isForm(start) && !isForm(end) && options.rate === undefined) return input;
+  const resolved = resolveInterval(start as TimeInput, end as TimeInput, {
+    minimumRate: 1000,
+    ...options,
+    startField: 'reference.interval.start',
+    endField: 'reference.interval.end',
+  });
+  return { ...input, reference: { ...reference, interval: resolved.toWire() } };
+}
+
+/** A wire annotation (as a replay or a store gives it) with the exact seconds `s` beside each time. */
+export function wireWithSeconds(wire: AnnotationWire): AnnotationWire {
+  const seconds = (time: RationalTimeWire): RationalTimeWire => timeToOutput(new RationalTime(time.v, time.r));
+  const out: AnnotationWire = { ...wire, provenance: { ...wire.provenance, generated_at_time: seconds(wire.provenance.generated_at_time) } };
+  if (wire.reference.kind === 'media') {
+    const { start, end } = wire.reference.interval;
+    out.reference = { ...wire.reference, interval: { start: seconds(start), end: seconds(end) } };
+  }
+  return out;
+}
 
 export function referenceToWire(reference: Reference): ReferenceWire {
   return reference.kind === 'media'

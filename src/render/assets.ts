@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import type { RenderCache } from './cache.js';
+import type { RenderEvent } from './events.js';
 import { sha256Hex } from './hashing.js';
-import type { UnitContext } from './model-call.js';
+import type { Provider } from './providers/provider.js';
 
 /**
  * Durable assets. fal's media URLs expire, so every asset a unit produces is downloaded once
@@ -31,6 +33,19 @@ export interface DurableAssetFields {
 }
 
 export const ASSETS_DIR_NAME = 'assets';
+
+/**
+ * What keeping and restoring assets needs from a unit's context (model-call.ts's UnitContext
+ * satisfies it): the cache's unit and digest tables, the provider's downloads, the store.
+ */
+export interface AssetContext {
+  cache: Pick<RenderCache, 'getUnit' | 'putUnit' | 'assetDigest' | 'recordAssetDigest'>;
+  provider: Pick<Provider, 'fetchAsset'>;
+  force: boolean;
+  signal?: AbortSignal;
+  emit: (event: RenderEvent) => void;
+  assets?: AssetStore;
+}
 
 export class AssetStore {
   constructor(readonly dir: string) {}
@@ -82,7 +97,7 @@ export function extensionOf(url: string): string {
  * Keeps a local copy of one asset: downloads it unless the cache already knows its digest and
  * the copy is in the store. Returns its digest and path.
  */
-export async function keepAsset(ctx: UnitContext, url: string): Promise<{ sha256: string; path: string }> {
+export async function keepAsset(ctx: AssetContext, url: string): Promise<{ sha256: string; path: string }> {
   const store = ctx.assets!;
   const extension = extensionOf(url);
   const known = ctx.cache.assetDigest(url);
@@ -96,7 +111,7 @@ export async function keepAsset(ctx: UnitContext, url: string): Promise<{ sha256
 }
 
 /** Adds `sha256`/`path` (and the audio_, video_, still_ pairs) beside every url field of a fresh result. */
-export async function keepAssets(ctx: UnitContext, result: Record<string, unknown>): Promise<void> {
+export async function keepAssets(ctx: AssetContext, result: Record<string, unknown>): Promise<void> {
   for (const field of ASSET_FIELDS) {
     const url = result[field.url];
     if (typeof url !== 'string') continue;
@@ -116,7 +131,7 @@ export async function keepAssets(ctx: UnitContext, result: Record<string, unknow
  * the URL still works. Returns the result with its fields filled in, or undefined when some
  * asset is gone for good (expired URL and no local copy): the unit must be rendered again.
  */
-export async function restoreAssets(ctx: UnitContext, stored: Record<string, unknown>): Promise<{ result: Record<string, unknown>; changed: boolean } | undefined> {
+export async function restoreAssets(ctx: AssetContext, stored: Record<string, unknown>): Promise<{ result: Record<string, unknown>; changed: boolean } | undefined> {
   const result = { ...stored };
   let changed = false;
   for (const field of ASSET_FIELDS) {
@@ -150,12 +165,12 @@ export async function restoreAssets(ctx: UnitContext, stored: Record<string, unk
  * and also when its media are gone for good, in which case the returned context forces the
  * re-render (its model calls must not come from the call cache either) and a notice says so.
  */
-export async function cachedUnit(
-  ctx: UnitContext,
+export async function cachedUnit<C extends AssetContext>(
+  ctx: C,
   namespace: string,
   key: string,
   what: string,
-): Promise<{ hit: Record<string, unknown> | null; ctx: UnitContext }> {
+): Promise<{ hit: Record<string, unknown> | null; ctx: C }> {
   if (ctx.force) return { hit: null, ctx };
   const stored = ctx.cache.getUnit(namespace, key);
   if (!stored) return { hit: null, ctx };

@@ -1,29 +1,8 @@
 import { InvalidInputError } from '../errors/annot-error.js';
 import { UnknownModelCategoryError, UnknownModelError } from './errors.js';
-import { MODEL_RECORDS } from './models.js';
+import { MODEL_RECORDS, TIERS, type ModelRecord, type Tier } from './models.js';
 
-/** Quality tiers, cheapest first. */
-export const TIERS = ['fast', 'balanced', 'high', 'ultra'] as const;
-export type Tier = (typeof TIERS)[number];
-
-export interface ModelPrice {
-  kind: 'per_call' | 'per_image' | 'per_second' | 'per_token' | 'per_megapixel';
-  amount: number;
-  currency: string;
-  /** Where the figure comes from: fal's pricing API, fal's docs, our measurement, or a guess. */
-  source: 'api' | 'docs' | 'empirical' | 'approximate';
-  notes?: string;
-}
-
-export interface ModelRecord {
-  /** The fal endpoint id, e.g. `fal-ai/flux/dev`. */
-  id: string;
-  category: string;
-  tier: Tier;
-  aliases: string[];
-  /** null when no price is known: unknown, never free. */
-  price: ModelPrice | null;
-}
+export { TIERS, type ModelPrice, type ModelRecord, type Tier } from './models.js';
 
 /** A tier name that is not one of fast, balanced, high, ultra. */
 export class UnknownQualityTierError extends InvalidInputError {

@@ -1,5 +1,4 @@
 import { AnnotError, InvalidInputError, NotFoundError } from '../errors/annot-error.js';
-import type { SceneManifest } from './manifest.js';
 
 /** One problem found in a scene file: where it is and what was expected there. */
 export interface SceneProblem {
@@ -71,38 +70,7 @@ export class RenderAbortedError extends AnnotError {
   readonly code = 'ANNOT_RENDER_ABORTED';
 
   constructor(what: string) {
-    super(`${what} was aborted; queued model requests were cancelled and finished units stay cached.`);
-  }
-}
-
-/** One unit of a scene that failed. */
-export interface UnitFailure {
-  kind: 'shot' | 'beat';
-  id: string;
-  error: Error;
-}
-
-/**
- * A scene render in which at least one unit failed. It carries every result that completed
- * (they are cached too, so a re-run resumes) and every failure, plus the manifest of what
- * completed, so a caller can still write it.
- */
-export class SceneRenderError extends AnnotError {
-  readonly code = 'ANNOT_SCENE_RENDER_FAILED';
-
-  constructor(
-    readonly manifest: SceneManifest & { failures: Array<{ kind: 'shot' | 'beat'; id: string; error: string; code: string | null }> },
-    readonly failures: UnitFailure[],
-    readonly notStarted: number,
-  ) {
-    const first = failures[0];
-    const others = failures.length > 1 ? ` (and ${failures.length - 1} more failed units)` : '';
-    const skipped = notStarted > 0 ? `; ${notStarted} units were not started` : '';
-    super(
-      `render_scene: ${first.kind} ${first.id} failed: ${first.error.message}${others}${skipped}. ` +
-        'Completed units are cached: fix the cause and run the render again to resume.',
-      { cause: first.error },
-    );
+    super(`${what} was aborted; model requests still queued were cancelled, running ones are collected by the next render, and finished units stay cached.`);
   }
 }
 

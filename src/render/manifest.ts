@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { defaultCacheDir } from './cache.js';
 import type { BeatResult, EmptyBeatResult } from './render-beat.js';
 import type { ShotResult } from './render-shot.js';
+import type { SceneLayout } from './scene-layout.js';
 
 /** The result of a beat whose speaker is not a character of the scene. */
 export interface SkippedBeatResult {
@@ -21,6 +22,11 @@ export interface SceneManifest {
   cache_hits: number;
   shots: ShotResult[];
   beats: SceneBeatResult[];
+  /**
+   * What the derived files need of the scene (prompts, lines, beats' shots), so they are built
+   * from the manifest alone. Written by `annot render scene`; not part of render_scene's result.
+   */
+  layout?: SceneLayout;
 }
 
 export function buildManifest(scene: { title: string; style: string }, shots: ShotResult[], beats: SceneBeatResult[]): SceneManifest {

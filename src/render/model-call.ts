@@ -58,7 +58,10 @@ export function resolveProvider(options: CommonRenderOptions): Provider {
  * One model call through the call cache. `derived` names the arguments that are outputs of an
  * earlier call, with their content references (`sha256:<hex>`): the key uses those instead of
  * the URLs, because fal mints a new URL for every upload. A request submitted by an earlier,
- * interrupted render of the same call is resumed rather than paid for again.
+ * interrupted render of the same call is resumed rather than paid for again; one that failed
+ * or that fal no longer knows is forgotten (the provider says so through onDropped) and the
+ * call submitted afresh. The ticket is recorded under the call's own key, so only this same
+ * call ever resumes it.
  */
 export async function callModel(
   ctx: UnitContext,
@@ -85,6 +88,11 @@ export async function callModel(
     onSubmitted: (ticket) => {
       requestId = ticket.request_id ?? null;
       ctx.cache.recordRequest(key, ctx.provider.name, modelId, ticket);
+    },
+    // The request failed, was cancelled or expired: the next render submits the call afresh.
+    onDropped: () => {
+      requestId = null;
+      ctx.cache.forgetRequest(key);
     },
   });
   ctx.cache.putCall(key, ctx.provider.name, modelId, args, assets, requestId);

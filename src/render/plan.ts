@@ -1,6 +1,6 @@
 import { BEAT_NAMESPACE, openRenderCache, SHOT_NAMESPACE } from './cache.js';
 import { MODEL_RECORDS } from './models.js';
-import type { ModelPrice } from './catalog.js';
+import type { ModelPrice } from './models.js';
 import { beatHash, shotHash } from './hashing.js';
 import type { CommonRenderOptions } from './model-call.js';
 import { beatModels } from './render-beat.js';

@@ -3,6 +3,7 @@ import { modelIdFor, pickModel } from './catalog.js';
 import { BEAT_NAMESPACE } from './cache.js';
 import { RenderProducedNoAssetError } from './errors.js';
 import { beatHash, type BeatModels } from './hashing.js';
+import { hasDurations, unitDurations, type DurationFields } from './media-probe.js';
 import { callModel, contentRef, resolveProvider, unitContext, type CommonRenderOptions } from './model-call.js';
 import { toBeat, toCharacter, type Beat, type BeatInput, type Character, type CharacterInput } from './scene.js';
 
@@ -17,7 +18,7 @@ export interface RenderBeatOptions extends CommonRenderOptions {
   avatarModelId?: string;
 }
 
-export interface BeatResult extends DurableAssetFields {
+export interface BeatResult extends DurableAssetFields, DurationFields {
   /** The video url, else the audio url. */
   url: string;
   video_url: string;
@@ -78,6 +79,11 @@ export async function renderBeat(beatInput: BeatInput, characterInput: Character
   const cached = await cachedUnit(ctx, BEAT_NAMESPACE, hash, `beat ${beat.id}`);
   ctx = cached.ctx;
   if (cached.hit) {
+    // Entries cached before durations were recorded get them now, once.
+    if (ctx.assets && !hasDurations(cached.hit)) {
+      Object.assign(cached.hit, await unitDurations(cached.hit));
+      ctx.cache.putUnit(BEAT_NAMESPACE, hash, cached.hit, `beat:${beat.id}`);
+    }
     const r = cached.hit as unknown as BeatResult;
     return { url: r.url, video_url: r.video_url, audio_url: r.audio_url, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: true, ...durableFields(r) };
   }
@@ -109,13 +115,16 @@ export async function renderBeat(beatInput: BeatInput, characterInput: Character
     speaker: beat.speaker,
     cache_hit: false,
   };
-  if (ctx.assets) await keepAssets(ctx, result as unknown as Record<string, unknown>);
+  if (ctx.assets) {
+    await keepAssets(ctx, result as unknown as Record<string, unknown>);
+    Object.assign(result, await unitDurations(result as unknown as Record<string, unknown>));
+  }
   ctx.cache.putUnit(BEAT_NAMESPACE, hash, { ...result }, `beat:${beat.id}`);
   return result;
 }
 
-function durableFields(r: BeatResult): DurableAssetFields {
-  const out: DurableAssetFields = {};
-  for (const key of ['sha256', 'path', 'audio_sha256', 'audio_path', 'video_sha256', 'video_path'] as const) if (r[key] !== undefined) out[key] = r[key];
-  return out;
+function durableFields(r: BeatResult): DurableAssetFields & DurationFields {
+  const out: Record<string, unknown> = {};
+  for (const key of ['sha256', 'path', 'audio_sha256', 'audio_path', 'video_sha256', 'video_path', 'duration', 'audio_duration', 'video_duration'] as const) if (r[key] !== undefined) out[key] = r[key];
+  return out as DurableAssetFields & DurationFields;
 }

@@ -1,5 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
-import { SceneRenderError, type UnitFailure } from './errors.js';
+import { AnnotError } from '../errors/annot-error.js';
 import { buildManifest, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './manifest.js';
 import { resolveProvider, type CommonRenderOptions } from './model-call.js';
 import { renderBeat } from './render-beat.js';
@@ -204,4 +204,35 @@ function throwIfFailed(scene: Scene | SceneInput, completed: Finished[], failure
     failures: failures.map((f) => ({ kind: f.kind, id: f.id, error: f.error.message, code: (f.error as { code?: string }).code ?? null })),
   };
   throw new SceneRenderError(manifest, failures, total - completed.length);
+}
+
+/** One unit of a scene that failed. */
+export interface UnitFailure {
+  kind: 'shot' | 'beat';
+  id: string;
+  error: Error;
+}
+
+/**
+ * A scene render in which at least one unit failed. It carries every result that completed
+ * (they are cached too, so a re-run resumes) and every failure, plus the manifest of what
+ * completed, so a caller can still write it.
+ */
+export class SceneRenderError extends AnnotError {
+  readonly code = 'ANNOT_SCENE_RENDER_FAILED';
+
+  constructor(
+    readonly manifest: SceneManifest & { failures: Array<{ kind: 'shot' | 'beat'; id: string; error: string; code: string | null }> },
+    readonly failures: UnitFailure[],
+    readonly notStarted: number,
+  ) {
+    const first = failures[0];
+    const others = failures.length > 1 ? ` (and ${failures.length - 1} more failed units)` : '';
+    const skipped = notStarted > 0 ? `; ${notStarted} units were not started` : '';
+    super(
+      `render_scene: ${first.kind} ${first.id} failed: ${first.error.message}${others}${skipped}. ` +
+        'Completed units are cached: fix the cause and run the render again to resume.',
+      { cause: first.error },
+    );
+  }
 }

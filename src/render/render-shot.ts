@@ -4,6 +4,7 @@ import { modelIdFor, pickModel } from './catalog.js';
 import { SHOT_NAMESPACE } from './cache.js';
 import { RenderProducedNoAssetError } from './errors.js';
 import { shotHash, type ShotModels } from './hashing.js';
+import { hasDurations, unitDurations, type DurationFields } from './media-probe.js';
 import { callModel, contentRef, resolveProvider, unitContext, type CommonRenderOptions } from './model-call.js';
 import {
   toCharacter,
@@ -37,7 +38,7 @@ export interface StillShotResult extends DurableAssetFields {
   cache_hit: boolean;
 }
 
-export interface ClipShotResult extends DurableAssetFields {
+export interface ClipShotResult extends DurableAssetFields, DurationFields {
   /** The clip url, else the still url. */
   url: string;
   kind: 'video';
@@ -100,6 +101,11 @@ export async function renderShot(shotInput: ShotInput, options: RenderShotOption
 
   const cached = await cachedUnit(ctx, SHOT_NAMESPACE, unitKey, `shot ${shot.id}`);
   ctx = cached.ctx;
+  if (cached.hit && ctx.assets && !hasDurations(cached.hit)) {
+    // Entries cached before durations were recorded get them now, once.
+    Object.assign(cached.hit, await unitDurations(cached.hit));
+    ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, cached.hit, `shot:${shot.id}`);
+  }
   if (cached.hit) return { ...(cached.hit as unknown as ShotResult), hash, shot_id: shot.id, cache_hit: true };
 
   const prompt = shotPrompt(shot, environment, characters, style);
@@ -119,7 +125,10 @@ export async function renderShot(shotInput: ShotInput, options: RenderShotOption
     const videoUrl = clips[0]?.url ?? '';
     result = { url: videoUrl || stillUrl, kind: 'video', still_url: stillUrl, video_url: videoUrl, hash, shot_id: shot.id, cache_hit: false };
   }
-  if (ctx.assets) await keepAssets(ctx, result as unknown as Record<string, unknown>);
+  if (ctx.assets) {
+    await keepAssets(ctx, result as unknown as Record<string, unknown>);
+    Object.assign(result, await unitDurations(result as unknown as Record<string, unknown>));
+  }
   ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, { ...result }, `shot:${shot.id}`);
   return result;
 }

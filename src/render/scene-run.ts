@@ -1,7 +1,6 @@
-import { SceneRenderError } from './errors.js';
 import { buildManifest, type SceneBeatResult, type SceneManifest } from './manifest.js';
 import type { ShotResult } from './render-shot.js';
-import { iterRenderScene, type RenderSceneOptions } from './render-scene.js';
+import { iterRenderScene, SceneRenderError, type RenderSceneOptions } from './render-scene.js';
 import type { Scene } from './scene.js';
 
 /** One finished unit as the CLI reports it: which unit, and its result. */

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import type { SceneManifest } from './manifest.js';
 import { shotPrompt } from './render-shot.js';
 import { beatInputs, shotInputs } from './scene-lookup.js';
+import { ManifestLayoutMissingError } from './scene-edit.js';
 import type { Scene } from './scene.js';
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -28,6 +29,43 @@ const MEDIA_TYPES: Record<string, string> = {
  * headless browser.
  */
 export function storyboardHtml(scene: Scene, manifest: SceneManifest): string {
+  return storyboardPage(
+    {
+      title: scene.title,
+      style: scene.style,
+      shots: scene.shots.map((shot) => {
+        const { environment, characters } = shotInputs(scene, shot);
+        return { id: shot.id, prompt: shotPrompt(shot, environment ?? undefined, characters, scene.style) };
+      }),
+      beats: scene.beats.map((beat) => ({ ...beat, noCharacter: !beatInputs(scene, beat).speaker })),
+    },
+    manifest,
+  );
+}
+
+/** The storyboard page from a manifest alone (its layout: see SceneLayout), for `render storyboard`. */
+export function storyboardHtmlFromManifest(manifest: SceneManifest): string {
+  if (!manifest.layout) throw new ManifestLayoutMissingError('the manifest');
+  return storyboardPage(
+    {
+      title: manifest.title,
+      style: manifest.style,
+      shots: manifest.layout.shots.map((s) => ({ id: s.shot_id, prompt: s.prompt })),
+      beats: manifest.layout.beats.map((b) => ({ id: b.beat_id, speaker: b.speaker, line: b.line, action: b.action, emotion: b.emotion, noCharacter: b.skipped === 'no character' })),
+    },
+    manifest,
+  );
+}
+
+/** What the page shows of the scene. */
+interface StoryboardView {
+  title: string;
+  style: string;
+  shots: Array<{ id: string; prompt: string }>;
+  beats: Array<{ id: string; speaker: string; line: string; action: string; emotion: string; noCharacter: boolean }>;
+}
+
+function storyboardPage(scene: StoryboardView, manifest: SceneManifest): string {
   const shots = new Map(manifest.shots.map((r) => [r.shot_id, r as unknown as Record<string, unknown>]));
   const beats = new Map<string, Record<string, unknown>>();
   for (const r of manifest.beats) if ('beat_id' in r) beats.set(r.beat_id, r as unknown as Record<string, unknown>);
@@ -55,8 +93,7 @@ ${scene.style ? `<p class="style">${esc(scene.style)}</p>` : ''}
 <h2>Shots</h2>
 <section class="shots">`);
   for (const shot of scene.shots) {
-    const { environment, characters } = shotInputs(scene, shot);
-    const prompt = shotPrompt(shot, environment ?? undefined, characters, scene.style);
+    const prompt = shot.prompt;
     const r = shots.get(shot.id);
     let media = '<p class="skipped">not rendered</p>';
     if (r) {
@@ -69,11 +106,10 @@ ${scene.style ? `<p class="style">${esc(scene.style)}</p>` : ''}
   }
   parts.push('</section>\n<h2>Beats</h2>\n<section class="beats">');
   for (const beat of scene.beats) {
-    const { speaker } = beatInputs(scene, beat);
     const r = beats.get(beat.id);
     const text = beat.line ? `“${esc(beat.line)}”` : beat.action ? `<em>${esc(beat.action)}</em>` : '';
     let media: string;
-    if (!speaker) media = '<span class="skipped">skipped: no character</span>';
+    if (beat.noCharacter) media = '<span class="skipped">skipped: no character</span>';
     else if (!beat.line && !beat.action) media = '<span class="skipped">skipped: empty beat</span>';
     else if (r && r.video_url) media = `<video controls preload="auto" class="talking" src="${embed(r.video_path, r.video_url)}"></video>`;
     else if (r && r.audio_url) media = `<audio controls preload="auto" class="speech" src="${embed(r.audio_path, r.audio_url)}"></audio>`;
@@ -121,4 +157,10 @@ function esc(text: string): string {
 export async function writeStoryboard(scene: Scene, manifest: SceneManifest, path: string): Promise<boolean> {
   const { writeIfChanged } = await import('./output-files.js');
   return writeIfChanged(path, storyboardHtml(scene, manifest));
+}
+
+/** Writes the storyboard page of a manifest (its layout), replacing the file only when it changed. */
+export async function writeStoryboardFromManifest(manifest: SceneManifest, path: string): Promise<boolean> {
+  const { writeIfChanged } = await import('./output-files.js');
+  return writeIfChanged(path, storyboardHtmlFromManifest(manifest));
 }

@@ -11,6 +11,8 @@ import { TimeInterval } from '../time/time-interval.js';
 import { probeDuration } from './local/ffmpeg.js';
 import { wavDuration } from './local/wav.js';
 import type { SceneManifest } from './manifest.js';
+import { sceneEdit, type EditOptions } from './scene-edit.js';
+import { sceneLayout } from './scene-layout.js';
 import type { Scene } from './scene.js';
 
 /** Ticks per second of the timeline: milliseconds, what subtitle formats keep. */
@@ -110,17 +112,66 @@ export async function sceneTimeline(scene: Scene, manifest: SceneManifest): Prom
   return store;
 }
 
+/** The timeline formats that link the rendered media (written from the edit, not the adapters). */
+export const LINKED_TIMELINE_EXTENSIONS = ['.otio', '.eaf', '.vtt'] as const;
+
+export function isLinkedTimeline(path: string): boolean {
+  return LINKED_TIMELINE_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext));
+}
+
+export interface LinkedTimelineOptions extends EditOptions {
+  /** The animatic, when one is written: EAF and VTT are then timed to it and link it. */
+  animatic?: string;
+}
+
 /**
- * Writes the timeline through the adapter registry, the format from the file name (`.vtt`,
- * `.srt`, `.otio`, `.annot`, `.eaf`, ...); subtitle formats get the `lines` tier only. The
- * file is replaced only when its bytes change. Returns what the format could not keep.
+ * Writes an OTIO, EAF or VTT timeline that links the rendered media (see otioDocument,
+ * eafDocument, vttDocument), from the manifest alone (its layout). Replaced only when its
+ * content changes (for EAF: apart from its DATE), atomically.
+ */
+export async function writeLinkedTimeline(
+  manifest: SceneManifest,
+  path: string,
+  options: LinkedTimelineOptions = {},
+): Promise<{ written: boolean; format: string; dropped: ReadonlyArray<{ what: string; count: number }> }> {
+  const { writeIfChanged } = await import('./output-files.js');
+  const edit = await sceneEdit(manifest, manifest.layout, options);
+  const ext = path.toLowerCase().slice(path.lastIndexOf('.'));
+  let text: string;
+  let format: string;
+  if (ext === '.otio') {
+    const { otioDocument } = await import('./timeline-otio.js');
+    text = `${JSON.stringify(otioDocument(edit, path), null, 4)}\n`;
+    format = 'otio';
+  } else if (ext === '.eaf') {
+    const { eafDocument } = await import('./timeline-eaf.js');
+    const previous = existsSync(path) ? /<ANNOTATION_DOCUMENT [^>]*DATE="([^"]*)"/.exec(await readFile(path, 'utf8'))?.[1] : undefined;
+    const same = previous !== undefined && eafDocument(edit, path, previous, options.animatic) === (await readFile(path, 'utf8'));
+    if (same) return { written: false, format: 'eaf', dropped: [] };
+    text = eafDocument(edit, path, new Date().toISOString().replace(/\.\d+Z$/, 'Z'), options.animatic);
+    format = 'eaf';
+  } else {
+    const { vttDocument } = await import('./timeline-vtt.js');
+    text = vttDocument(edit, path, options.animatic);
+    format = 'webvtt';
+  }
+  return { written: await writeIfChanged(path, text), format, dropped: [] };
+}
+
+/**
+ * Writes the timeline. OTIO, EAF and VTT link the rendered media (writeLinkedTimeline); other
+ * formats go through the adapter registry, the format from the file name (`.srt`, `.annot`,
+ * ...); subtitle formats get the `lines` tier only. The file is replaced only when its bytes
+ * change. Returns what the format could not keep.
  */
 export async function writeTimeline(
   scene: Scene,
   manifest: SceneManifest,
   path: string,
   warn: (message: string) => void = () => {},
+  options: LinkedTimelineOptions = {},
 ): Promise<{ written: boolean; format: string; dropped: ReadonlyArray<{ what: string; count: number }> }> {
+  if (isLinkedTimeline(path)) return writeLinkedTimeline({ ...manifest, layout: manifest.layout ?? sceneLayout(scene) }, path, options);
   const [{ inferFormat }, { registerBuiltinFormats }, { produceIfChanged }] = await Promise.all([
     import('../adapters/registry.js'),
     import('../adapters/builtin.js'),

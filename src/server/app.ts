@@ -7,6 +7,7 @@ import { traceHttpRequests } from '../telemetry/http-server-spans.js';
 import { bearerChecker, PUBLIC_PATHS, WWW_AUTHENTICATE_REALM } from './auth.js';
 import { httpFailure, RouteNotFoundError, ShuttingDownError } from './errors.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { authorizationOf, PAGE_PATHS } from './page/page-auth.js';
 import type { RouteContext } from './route-context.js';
 import { registerAnnotationRoutes } from './routes/annotations.js';
 import { registerFormatRoutes } from './routes/formats.js';
@@ -14,6 +15,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerImportExportRoutes } from './routes/import-export.js';
 import { registerMetaRoutes } from './routes/meta.js';
 import { registerOpLogRoutes } from './routes/oplog.js';
+import { registerLiveRoutes, type LiveOptions } from './routes/live.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
 import { registerTierRoutes } from './routes/tiers.js';
 
@@ -38,6 +40,8 @@ export interface AppOptions {
    * bearer-token check and the error shape apply to what it mounts.
    */
   readonly mountMcp?: (app: FastifyInstance, service: AnnotationService) => Promise<void>;
+  /** The timeline page, the op-log stream and the media route (`annot serve --media`). */
+  readonly live?: LiveOptions;
 }
 
 /**
@@ -89,7 +93,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.token !== undefined) {
     const check = bearerChecker(options.token);
     app.addHook('onRequest', async (request) => {
-      if (!PUBLIC_PATHS.has(request.routeOptions.url ?? '')) check(request.headers.authorization);
+      const route = request.routeOptions.url ?? '';
+      if (!PUBLIC_PATHS.has(route) && !PAGE_PATHS.has(route)) check(authorizationOf(request));
     });
   }
 
@@ -106,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSchemaRoutes(app);
   registerMetaRoutes(app, context);
   registerOpLogRoutes(app, context);
+  registerLiveRoutes(app, context, options.live);
   const openApi = buildOpenApiDocument(options.version ?? '0.0.0');
   app.get('/openapi.json', async () => openApi);
 

@@ -4,6 +4,7 @@ import { ERROR_BODY_SCHEMA } from './errors.js';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './routes/annotations.js';
 import { META_VALUE_SCHEMA } from './routes/meta.js';
 import { DEFAULT_OPLOG_LIMIT, MAX_OPLOG_LIMIT } from './routes/oplog.js';
+import { livePaths } from './routes/live-openapi.js';
 
 type Json = Record<string, unknown>;
 
@@ -110,7 +111,7 @@ export function buildOpenApiDocument(version: string): Json {
       },
     },
     security: [{ bearer: [] }],
-    paths: operations(),
+    paths: { ...operations(), ...livePaths() },
   };
 }
 

@@ -4,7 +4,7 @@ import { makeAnnotation, type Annotation } from '../model/annotation.js';
 import { WireFormatError } from '../model/errors.js';
 import { makeApprovalReview, REVIEW_TIER } from '../quality/review.js';
 import { makeTier, type Tier } from '../model/tier.js';
-import { annotationFromWire, annotationToWire, tierFromWire } from '../model/wire.js';
+import { annotationFromWire, annotationToWire, resolveWireTimes, tierFromWire } from '../model/wire.js';
 import type { Mutation } from '../oplog/mutation.js';
 import type { OpLogEntry } from '../oplog/op-log-entry.js';
 import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
@@ -15,7 +15,9 @@ import { AnnotationNotFoundError, TierNotFoundError } from '../store/errors.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_CLOCK, ATTR_MUTATION_COUNT, ATTR_MUTATION_KINDS, ATTR_RELATION, ATTR_STORE_KIND, ATTR_TIER, ATTR_WINDOW_END, ATTR_WINDOW_START } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
+import type { ResolveOptions, TimeInput } from '../time/time-input.js';
 import { PreconditionRequiredError } from './errors.js';
+import type { WireJsonOptions } from '../model/wire-json.js';
 import { queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
 
 /** The generator of annotations created through the service without a provenance of their own. */
@@ -69,10 +71,14 @@ export class AnnotationService {
 
   // annotations
 
-  /** Creates an annotation from its wire form; a missing id is generated and a missing provenance is the service's. */
-  async createAnnotation(input: AnnotationInput, actor: string): Promise<Mutated<Annotation>> {
+  /**
+   * Creates an annotation from its wire form; a missing id is generated and a missing provenance is
+   * the service's. The interval's times may be in any form of the time vocabulary (`times` gives
+   * the rate they must be exact at and the fps of SMPTE timecodes).
+   */
+  async createAnnotation(input: AnnotationInput, actor: string, times: ResolveOptions = {}): Promise<Mutated<Annotation>> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new InvalidInputError('annotation: expected a JSON object');
-    const wire: Record<string, unknown> = { ...input };
+    const wire = { ...(resolveWireTimes(input, times) as Record<string, unknown>) };
     if (wire.id === undefined) wire.id = crypto.randomUUID();
     if (wire.provenance === undefined) {
       wire.provenance = { was_generated_by: SERVICE_AGENT, was_attributed_to: actor, was_derived_from: [], generated_at_time: this.clock().toWire() };
@@ -94,7 +100,7 @@ export class AnnotationService {
    * checked inside the store's transaction, so of two writers holding the same ETag exactly one
    * wins. The id and provenance never change; `confidence: null` clears the confidence.
    */
-  async updateAnnotation(id: string, patch: AnnotationPatch, ifMatch: string | undefined, actor: string): Promise<Mutated<Annotation>> {
+  async updateAnnotation(id: string, patch: AnnotationPatch, ifMatch: string | undefined, actor: string, times: ResolveOptions = {}): Promise<Mutated<Annotation>> {
     if (ifMatch === undefined || ifMatch.trim() === '') {
       throw new PreconditionRequiredError(`updating annotation ${id} needs If-Match with the ETag you read (GET it first)`);
     }
@@ -106,7 +112,9 @@ export class AnnotationService {
     }
     const current = await this.getAnnotation(id);
     const wire = annotationToWire(current) as unknown as Record<string, unknown>;
-    const revised = annotationFromWire({ ...wire, ...patch, id: current.id, provenance: wire.provenance });
+    const merged = { ...wire, ...patch, id: current.id, provenance: wire.provenance };
+    // Only a patch that sets the reference has times to resolve; the current ones stay as they are.
+    const revised = annotationFromWire(patch.reference !== undefined ? resolveWireTimes(merged, times) : merged);
     checkBody(revised);
     const clock = await this.apply([{ kind: 'update_annotation', annotation: revised, ifMatch }], actor);
     return { value: revised, clock };
@@ -119,9 +127,9 @@ export class AnnotationService {
   }
 
   /** queryAnnotations' answer as wire JSON texts, through the store's read fast path when it has one. */
-  queryAnnotationsWireJson(request: QueryRequest & { limit?: number }): Promise<string[]> {
+  queryAnnotationsWireJson(request: QueryRequest & { limit?: number }, options: WireJsonOptions = {}): Promise<string[]> {
     return withSpan('store.query', queryAttributes(this.store.kind, request), async (span) => {
-      const items = await queryAnnotationsWireJson(this.store, request, request.limit);
+      const items = await queryAnnotationsWireJson(this.store, request, request.limit, options);
       span.setAttribute(ATTR_ANNOTATION_COUNT, items.length);
       return items;
     });
@@ -132,8 +140,8 @@ export class AnnotationService {
       [ATTR_STORE_KIND]: this.store.kind,
       [ATTR_TIER]: request.tier,
       [ATTR_RELATION]: request.relation ?? (request.start !== undefined ? 'intersects' : undefined),
-      [ATTR_WINDOW_START]: request.start,
-      [ATTR_WINDOW_END]: request.end,
+      [ATTR_WINDOW_START]: spanTime(request.start),
+      [ATTR_WINDOW_END]: spanTime(request.end),
     };
     return withSpan('store.query', attributes, async (span) => {
       const limit = request.limit ?? Number.POSITIVE_INFINITY;
@@ -202,6 +210,10 @@ export class AnnotationService {
   }
 }
 
+function spanTime(time: TimeInput | undefined): string | number | undefined {
+  return typeof time === 'object' ? `${time.v}/${time.r}` : time;
+}
+
 /** Bodies are checked against their registered schema; an unregistered schema URI is refused. */
 function checkBody(annotation: Annotation): void {
   if (!hasBodySchema(annotation.body_schema_uri)) {
@@ -210,12 +222,12 @@ function checkBody(annotation: Annotation): void {
   assertValidBody(annotation.body_schema_uri, annotation.body);
 }
 
-function queryAttributes(storeKind: string, request: QueryRequest): Record<string, string | undefined> {
+function queryAttributes(storeKind: string, request: QueryRequest): Record<string, string | number | undefined> {
   return {
     [ATTR_STORE_KIND]: storeKind,
     [ATTR_TIER]: request.tier,
     [ATTR_RELATION]: request.relation ?? (request.start !== undefined ? 'intersects' : undefined),
-    [ATTR_WINDOW_START]: request.start,
-    [ATTR_WINDOW_END]: request.end,
+    [ATTR_WINDOW_START]: spanTime(request.start),
+    [ATTR_WINDOW_END]: spanTime(request.end),
   };
 }

@@ -7,6 +7,7 @@ import type { DumpReport, FormatAdapter, LoadOptions } from '../adapters/adapter
 import { loadIntoStore, parentsFirst } from '../adapters/load-into-store.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError } from '../errors/annot-error.js';
+import { StrictConversionError } from './errors.js';
 import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
@@ -27,6 +28,8 @@ export interface ConvertRequest {
   readonly assetId?: string;
   readonly tier?: string;
   readonly variant?: string;
+  /** `--strict`: any reader finding fails the conversion, and nothing is written. */
+  readonly strict?: boolean;
   /** What the writer could not keep. */
   readonly warn: (message: string) => void;
   /** What the reader repaired, dropped or guessed. */
@@ -41,6 +44,7 @@ export interface ConvertRequest {
 export interface ConvertReport {
   readonly from: string;
   readonly to: string;
+  /** Annotations the output holds (those read, less those the target format could not hold at all). */
   readonly annotations: number;
   readonly tiers: number;
   readonly dropped: DumpReport['dropped'];
@@ -52,8 +56,9 @@ export interface ConvertReport {
  * renamed into place, so a failure (malformed input, a time that will not fit, a full disk)
  * never leaves a half-written file. Converting into `.annot` streams straight into the new file.
  */
-export async function convertFile(request: ConvertRequest): Promise<ConvertReport> {
+export async function convertFile(original: ConvertRequest): Promise<ConvertReport> {
   const scratch = mkdtempSync(join(tmpdir(), 'annot-convert-'));
+  const request = strictly(original);
   try {
     if (request.output === '-' && !request.to) throw new InvalidInputError('writing to standard output needs --to FORMAT');
     if (isPostgresLocation(request.input) || isPostgresLocation(request.output)) return await convertWithDatabase(request, scratch);
@@ -91,6 +96,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
         const file = await SqliteStore.open(outputPath, { create: true, scratch: true });
         try {
           const written = await loadIntoStore(document, file, { onProgress: request.onProgress, batchSize: Number.POSITIVE_INFINITY });
+          refuseFindingsUnderStrict(request);
           span.setAttribute(ATTR_ANNOTATION_COUNT, written);
           const tiers = (await file.listTiers()).length;
           return { from: source.name, to: target.name, annotations: written, tiers, dropped: [], quantized: document.quantization() };
@@ -104,6 +110,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     store = new MemoryStore();
     annotations = await loadIntoStore(document, store, { onProgress: request.onProgress });
     quantized = document.quantization();
+    refuseFindingsUnderStrict(request);
   }
   try {
     const tiers = (await store.listTiers()).length;
@@ -116,10 +123,74 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
         warn: request.warn,
       }),
     );
-    return { from: source.name, to: target.name, annotations, tiers, dropped: dumped.dropped, quantized };
+    const dropped = source.name === 'annot' ? dumped.dropped : await lossesTheSourceHad(dumped.dropped, store, source, request);
+    return { from: source.name, to: target.name, annotations: annotations - wholeAnnotationsDropped(dumped.dropped), tiers, dropped, quantized };
   } finally {
     await store.close();
   }
+}
+
+/** Reader findings seen so far, per conversion (for `--strict`). */
+const findingsSeen = new WeakMap<ConvertRequest, number>();
+
+function strictly(request: ConvertRequest): ConvertRequest {
+  const tracked: ConvertRequest = {
+    ...request,
+    report: (finding) => {
+      findingsSeen.set(tracked, (findingsSeen.get(tracked) ?? 0) + 1);
+      request.report(finding);
+    },
+  };
+  return tracked;
+}
+
+/** Under `--strict`, a reader finding (already printed) fails the conversion before anything is written. */
+function refuseFindingsUnderStrict(request: ConvertRequest): void {
+  const count = findingsSeen.get(request) ?? 0;
+  if (!request.strict || count === 0) return;
+  const name = request.input === '-' ? 'standard input' : request.input;
+  throw new StrictConversionError(`${name}: ${count} ${count === 1 ? 'finding' : 'findings'} (above) under --strict; nothing was written`);
+}
+
+/**
+ * Drops the reader stamps on every imported annotation, so the loss report names only what the
+ * source really had: an SRT file has no provenance, ids or confidence to lose, although the
+ * imported annotations carry generated ones. What the source format itself cannot keep (found by
+ * writing the same store in the source format, into a scratch file) it cannot have had.
+ */
+async function lossesTheSourceHad(dropped: DumpReport['dropped'], store: AnnotationStore, source: FormatAdapter, request: ConvertRequest): Promise<DumpReport['dropped']> {
+  if (!dropped.some((entry) => stampedAttribute(entry.what))) return dropped;
+  let sourceDropped: DumpReport['dropped'];
+  const scratch = mkdtempSync(join(tmpdir(), 'annot-source-losses-'));
+  try {
+    const codec = await source.codec();
+    const report = await codec.dump(store, join(scratch, `dry-run${source.extensions[0] ?? ''}`), { targetName: '<dry run>', tier: request.tier, warn: () => {} });
+    sourceDropped = report.dropped;
+  } catch {
+    return dropped; // a source format that cannot write this store back: report everything
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const sourceCannotKeep = new Set(sourceDropped.map((entry) => stampedAttribute(entry.what)).filter((what) => what !== null));
+  return dropped.filter((entry) => {
+    const attribute = stampedAttribute(entry.what);
+    return attribute === null || !sourceCannotKeep.has(attribute);
+  });
+}
+
+/** The attributes every reader stamps on what it imports, by the names the writers report them under. */
+function stampedAttribute(what: string): 'provenance' | 'ids' | 'confidence' | null {
+  if (/^provenance\b/.test(what)) return 'provenance';
+  if (/^(annotation )?ids\b/.test(what)) return 'ids';
+  if (/^confidence\b/.test(what)) return 'confidence';
+  return null;
+}
+
+/** Losses of whole annotations (not of a part of them), by the names the writers report them under. */
+const WHOLE_ANNOTATION_LOSSES = new Set(['symbolic annotations', 'annotations on other tiers', 'time-aligned annotations on symbolic tiers', 'references to annotations not in the store']);
+
+function wholeAnnotationsDropped(dropped: DumpReport['dropped']): number {
+  return dropped.filter((entry) => WHOLE_ANNOTATION_LOSSES.has(entry.what)).reduce((sum, entry) => sum + entry.count, 0);
 }
 
 /**
@@ -141,7 +212,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
         const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, () =>
           codec.dump(source, path, { targetName: request.output === '-' ? '<stdout>' : request.output, tier: request.tier, variant: request.variant, warn: request.warn }),
         );
-        return { from: 'postgres', to: target.name, annotations: await source.count(), tiers: (await source.listTiers()).length, dropped: dumped.dropped, quantized: { count: 0, maxErrorSeconds: 0 } };
+        return { from: 'postgres', to: target.name, annotations: (await source.count()) - wholeAnnotationsDropped(dumped.dropped), tiers: (await source.listTiers()).length, dropped: dumped.dropped, quantized: { count: 0, maxErrorSeconds: 0 } };
       };
       const report = request.output === '-' ? await write(outputPath) : await writeAtomically(outputPath, write);
       if (request.output === '-') await pipeline(createReadStream(outputPath), request.stdout ?? process.stdout, { end: false });
@@ -164,6 +235,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
     await loadIntoStore(document, staged, { onProgress: request.onProgress });
     quantized = document.quantization();
   }
+  refuseFindingsUnderStrict(request);
   const mutations: Mutation[] = [];
   for (const tier of parentsFirst(await staged.listTiers())) mutations.push({ kind: 'add_tier', tier });
   for (const [key, value] of Object.entries(await staged.listMeta())) mutations.push({ kind: 'set_meta', key, value });

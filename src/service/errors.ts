@@ -4,3 +4,8 @@ import { AnnotError } from '../errors/annot-error.js';
 export class PreconditionRequiredError extends AnnotError {
   readonly code = 'ANNOT_PRECONDITION_REQUIRED';
 }
+
+/** `--strict` and the reader reported findings: the conversion is refused and nothing is written. */
+export class StrictConversionError extends AnnotError {
+  readonly code = 'ANNOT_STRICT_FINDINGS';
+}

@@ -15,6 +15,8 @@ export interface OpenOptions {
   readonly assetId?: string;
   readonly tier?: string;
   readonly report?: (finding: Finding) => void;
+  /** The name messages and findings use (default: the path); `<stdin>` for a spooled standard input. */
+  readonly sourceName?: string;
 }
 
 export interface OpenedAnnotations {
@@ -32,7 +34,8 @@ export interface OpenedAnnotations {
 export async function openAnnotationFile(path: string, options: OpenOptions = {}): Promise<OpenedAnnotations> {
   if (!existsSync(path)) throw new InvalidInputError(`${path}: no such file`);
   if (statSync(path).isDirectory()) throw new InvalidInputError(`${path}: is a directory, expected an annotation file`);
-  const format = inferFormat({ explicit: options.from, path, head: readHead(path) });
+  const sourceName = options.sourceName ?? path;
+  const format = inferFormat({ explicit: options.from, path: sourceName === path ? path : undefined, head: readHead(path) });
   if (format.name === 'annot') {
     const { SqliteStore } = await import('../store/sqlite.js');
     const store = await SqliteStore.open(path, { readonly: true });
@@ -41,7 +44,7 @@ export async function openAnnotationFile(path: string, options: OpenOptions = {}
   const { MemoryStore } = await import('../store/memory.js');
   const codec = await format.codec();
   const document = await codec.load(path, {
-    sourceName: path,
+    sourceName,
     rate: options.rate,
     strictTime: options.strictTime,
     assetId: options.assetId,

@@ -1,17 +1,22 @@
-import { decimalRateFor } from '../adapters/import-clock.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import type { Annotation } from '../model/annotation.js';
-import { annotationWireJson } from '../model/wire-json.js';
+import { annotationWireJson, type WireJsonOptions } from '../model/wire-json.js';
 import type { AnnotationStore } from '../store/store.js';
 import { windowWireJson } from '../store/wire-json-reads.js';
 import { parseAllenRelation, type AllenRelation } from '../time/allen.js';
-import { TimeInterval } from '../time/time-interval.js';
+import type { TimeInterval } from '../time/time-interval.js';
+import { resolveInterval, type TimeInput } from '../time/time-input.js';
 
 export interface QueryRequest {
-  /** Window in seconds as decimal strings, parsed exactly; both or neither. */
-  readonly start?: string;
-  readonly end?: string;
-  /** Rate for the window; by default the finest decimal rate the given seconds need (always exact). */
+  /**
+   * Window, both or neither, in any form of the time vocabulary (src/time/time-input.ts): seconds
+   * (`"12.345"`), a timecode (`"00:00:12.345"`), SMPTE (`"00:00:12:08"` with fps) or `{v, r}`.
+   */
+  readonly start?: TimeInput;
+  readonly end?: TimeInput;
+  /** Frames per second of SMPTE timecodes in the window. */
+  readonly fps?: number | string;
+  /** Rate for the window, which must hold it exactly; by default the rate the given times need. */
   readonly rate?: number;
   readonly tier?: string;
   /** One of the 13 Allen relation names, or `intersects` (the default). */
@@ -45,29 +50,32 @@ export async function* queryAnnotations(store: AnnotationStore, request: QueryRe
 
 /**
  * The same answer as queryAnnotations, as wire JSON texts (`JSON.stringify(annotationToWire(a))`
- * byte for byte), at most `limit` of them. A plain window (intersects) goes through the store's
+ * byte for byte, or of annotationToOutput with `seconds`), at most `limit` of them. A plain window (intersects) goes through the store's
  * read fast path when it has one (wire-json-reads.ts): rows to JSON with no annotation objects.
  */
-export async function queryAnnotationsWireJson(store: AnnotationStore, request: QueryRequest, limit = Number.POSITIVE_INFINITY): Promise<string[]> {
+export async function queryAnnotationsWireJson(
+  store: AnnotationStore,
+  request: QueryRequest,
+  limit = Number.POSITIVE_INFINITY,
+  options: WireJsonOptions = {},
+): Promise<string[]> {
   const window = parseWindow(request);
   if (window !== null && parseRelation(request.relation) === 'intersects') {
-    const items = await windowWireJson(store, window, request.tier);
+    const items = await windowWireJson(store, window, request.tier, options);
     return items.length > limit ? items.slice(0, limit) : items;
   }
   const items: string[] = [];
   for await (const annotation of queryAnnotations(store, request)) {
     if (items.length >= limit) break;
-    items.push(annotationWireJson(annotation));
+    items.push(annotationWireJson(annotation, options));
   }
   return items;
 }
 
-export function parseWindow({ start, end, rate }: QueryRequest): TimeInterval | null {
+export function parseWindow({ start, end, rate, fps }: QueryRequest): TimeInterval | null {
   if (start === undefined && end === undefined) return null;
   if (start === undefined || end === undefined) throw new InvalidInputError('--start and --end must be given together');
-  const windowRate = rate ?? decimalRateFor([start, end]);
-  const window = TimeInterval.fromSeconds(start, end, windowRate);
-  return window;
+  return resolveInterval(start, end, { rate, fps });
 }
 
 function parseRelation(name: string | undefined): AllenRelation | 'intersects' {

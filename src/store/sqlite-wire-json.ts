@@ -1,4 +1,4 @@
-import { wireJsonOfParts } from '../model/wire-json.js';
+import { wireJsonOfParts, type WireJsonOptions } from '../model/wire-json.js';
 import { intersects } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
 import { TimeInterval } from '../time/time-interval.js';
@@ -29,17 +29,17 @@ interface WireHit {
 }
 
 /** The window's hits among candidate rows (interval rows only), in the stores' canonical order, as wire JSON. */
-export function wireJsonOfWindow(rows: Iterable<WireRow>, query: TimeInterval): string[] {
+export function wireJsonOfWindow(rows: Iterable<WireRow>, query: TimeInterval, options: WireJsonOptions = {}): string[] {
   const hits: WireHit[] = [];
   for (const row of rows) {
     const interval = new TimeInterval(new RationalTime(row[4], row[5]), new RationalTime(row[6], row[7]));
     if (intersects(interval, query)) hits.push({ id: hexToId(row[0]), row });
   }
   hits.sort(compareWireHits);
-  return hits.map(wireJsonOfHit);
+  return hits.map((hit) => wireJsonOfHit(hit, options));
 }
 
-function wireJsonOfHit({ id, row }: WireHit): string {
+function wireJsonOfHit({ id, row }: WireHit, options: WireJsonOptions): string {
   return wireJsonOfParts({
     id,
     tier: row[1],
@@ -57,7 +57,7 @@ function wireJsonOfHit({ id, row }: WireHit): string {
     generatedAtV: row[15],
     generatedAtR: row[16],
     confidence: row[17],
-  });
+  }, options);
 }
 
 /** compareByInterval's order: float seconds decide unless equal, then the exact rationals, then the id. */

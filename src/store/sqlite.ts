@@ -15,6 +15,7 @@ import { hasWal, inspectAnnotFile, removeReaderSideFiles, type AnnotFileState } 
 import { candidateRanges, durationClass, keyRange, seconds, type CandidateRange } from './sqlite-interval-index.js';
 import { migrationPath, runMigrations } from './sqlite-migrations.js';
 import { ANNOT_APPLICATION_ID, CREATE_SCHEMA_V1, SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
+import type { WireJsonOptions } from '../model/wire-json.js';
 import { WIRE_SELECT, hexToId, wireJsonOfWindow, type WireRow } from './sqlite-wire-json.js';
 import { annotationEtag, ifMatchSatisfied } from '../digest/etag.js';
 import { PreconditionFailedError } from '../oplog/errors.js';
@@ -278,7 +279,7 @@ export class SqliteStore implements OpLoggedStore {
    * intersects (or atTier with a tier) as wire JSON texts, straight from the rows: the read fast
    * path of GET /annotations and `annot query` (sqlite-wire-json.ts).
    */
-  async intersectsWireJson(query: TimeInterval, tier?: string): Promise<string[]> {
+  async intersectsWireJson(query: TimeInterval, tier?: string, options: WireJsonOptions = {}): Promise<string[]> {
     await this.idle();
     const rows: WireRow[] = [];
     for (const r of candidateRanges(query, ['intersects'], this.knownClasses())) {
@@ -287,7 +288,7 @@ export class SqliteStore implements OpLoggedStore {
         : this.stmt.wireTierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as WireRow[];
       for (const row of batch) rows.push(row);
     }
-    return wireJsonOfWindow(rows, query);
+    return wireJsonOfWindow(rows, query, options);
   }
 
   async during(query: TimeInterval): Promise<Annotation[]> {

@@ -1,4 +1,4 @@
-import { annotationWireJson } from '../model/wire-json.js';
+import { annotationWireJson, type WireJsonOptions } from '../model/wire-json.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import type { AnnotationStore } from './store.js';
 
@@ -7,7 +7,7 @@ import type { AnnotationStore } from './store.js';
  * (SqliteStore). Optional: windowWireJson falls back to the plain query for every other store.
  */
 export interface WireJsonWindows {
-  intersectsWireJson(query: TimeInterval, tier?: string): Promise<string[]>;
+  intersectsWireJson(query: TimeInterval, tier?: string, options?: WireJsonOptions): Promise<string[]>;
 }
 
 export function hasWireJsonWindows(store: object): store is WireJsonWindows {
@@ -15,8 +15,8 @@ export function hasWireJsonWindows(store: object): store is WireJsonWindows {
 }
 
 /** The annotations intersecting `query` (on `tier`, when given) as wire JSON texts, in the stores' order. */
-export async function windowWireJson(store: AnnotationStore, query: TimeInterval, tier?: string): Promise<string[]> {
-  if (hasWireJsonWindows(store)) return store.intersectsWireJson(query, tier);
+export async function windowWireJson(store: AnnotationStore, query: TimeInterval, tier?: string, options: WireJsonOptions = {}): Promise<string[]> {
+  if (hasWireJsonWindows(store)) return store.intersectsWireJson(query, tier, options);
   const found = tier === undefined ? await store.intersects(query) : await store.atTier(tier, query);
-  return found.map(annotationWireJson);
+  return found.map((annotation) => annotationWireJson(annotation, options));
 }

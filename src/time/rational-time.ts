@@ -55,16 +55,19 @@ export class RationalTime {
     return new RationalTime(toSafe(ticks, `now at rate ${rate}`), rate);
   }
 
-  /** Strict reader of `{v, r}`: integers only, no extra or missing keys, `r > 0`. */
+  /**
+   * Strict reader of `{v, r}`: integers only, no extra or missing keys, `r > 0`. The seconds `s`
+   * that outputs carry beside the pair (wire v2) are accepted and checked: they must be exactly v/r.
+   */
   static fromWire(json: unknown, path = 'time'): RationalTime {
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
       throw new InvalidTimeError(`${path}: expected an object {v, r}, got ${describe(json)}`);
     }
     const keys = Object.keys(json);
     for (const key of keys) {
-      if (key !== 'v' && key !== 'r') throw new InvalidTimeError(`${path}.${key}: unexpected key (a time has only v and r)`);
+      if (key !== 'v' && key !== 'r' && key !== 's') throw new InvalidTimeError(`${path}.${key}: unexpected key (a time has only v, r and s)`);
     }
-    const { v, r } = json as Record<string, unknown>;
+    const { v, r, s } = json as Record<string, unknown>;
     if (v === undefined) throw new InvalidTimeError(`${path}.v: missing (expected integer ticks)`);
     if (r === undefined) throw new InvalidTimeError(`${path}.r: missing (expected a positive integer rate)`);
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
@@ -73,7 +76,9 @@ export class RationalTime {
     if (typeof r !== 'number' || !Number.isSafeInteger(r) || r <= 0) {
       throw new InvalidTimeError(`${path}.r: expected a positive integer rate, got ${describe(r)}`);
     }
-    return new RationalTime(v, r);
+    const time = new RationalTime(v, r);
+    if (s !== undefined) checkSeconds(time, s, `${path}.s`);
+    return time;
   }
 
   toWire(): RationalTimeWire {
@@ -234,6 +239,21 @@ function plainDecimalTicks(text: string, rate: number): number | undefined {
   if (scaled % unit !== 0) return undefined;
   const ticks = scaled / unit;
   return negative ? -ticks : ticks;
+}
+
+/** `s` beside `{v, r}` is redundant: it must say exactly what v/r says, or the time is refused. */
+function checkSeconds(time: RationalTime, s: unknown, path: string): void {
+  if (typeof s !== 'string') throw new InvalidTimeError(`${path}: expected the exact seconds as a string like "7.8", got ${describe(s)}`);
+  let value: Fraction;
+  try {
+    value = parseSeconds(s);
+  } catch {
+    throw new InvalidTimeError(`${path}: expected the exact seconds as a decimal string like "7.8" or a ratio like "1/3", got ${JSON.stringify(s)}`);
+  }
+  const { num, den } = time.toFraction();
+  if (value.num * den !== num * value.den) {
+    throw new InvalidTimeError(`${path}: ${JSON.stringify(s)} disagrees with v/r = ${time.toString()} (${time.toSecondsString()} s); send s exactly as v/r, or leave it out`);
+  }
 }
 
 function toSafe(ticks: bigint, source: unknown): number {

@@ -133,7 +133,7 @@ describe('loading an OTIO timeline', () => {
   });
 
   const malformed: Array<[string, string, RegExp]> = [
-    ['truncated JSON', '{\n  "OTIO_SCHEMA": "Timeline.1",\n  "tracks": {', /case\.otio:3:14: a quoted key/],
+    ['truncated JSON', '{\n  "OTIO_SCHEMA": "Timeline.1",\n  "tracks": {', /case\.otio:3:14: expected a property name in double quotes/],
     ['a file that is not an OTIO object', '[1, 2]', /case\.otio \(\$\): an OTIO document/],
     ['a track child that is not an item', '{"OTIO_SCHEMA": "Timeline.1", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "children": [7]}]}}', /\(\$\.tracks\.children\[0\]\.children\[0\]\): an OTIO item object/],
     ['a clip without any duration', '{"OTIO_SCHEMA": "Timeline.1", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [{"OTIO_SCHEMA": "Track.1", "children": [{"OTIO_SCHEMA": "Clip.1", "name": "x", "media_reference": null}]}]}}', /\(\$\.tracks\.children\[0\]\.children\[0\]\): a clip with a source_range/],

@@ -70,10 +70,15 @@ describe('annot validate', () => {
     expect(problems).toEqual(expect.arrayContaining([['b1', 'body_schema'], ['b2', 'outside_parent']]));
     expect(summary.violations.find((v: { code: string }) => v.code === 'body_schema').message).toContain('colour');
 
+    expect(summary.error_count).toBe(2);
+    expect(summary.findings.map((f: { code: string; severity: string }) => [f.code, f.severity])).toEqual(
+      expect.arrayContaining([['body_schema', 'error'], ['outside_parent', 'error']]),
+    );
+
     const human = await runCli(['validate', bad]);
     expect({ code: human.code, stderr: human.stderr }).toEqual({ code: 1, stderr: '' });
-    expect(human.stdout).toContain('INVALID');
-    expect(human.stdout).toContain('00000000-0000-4000-8000-0000000000b2');
+    expect(human.stdout).toContain('INVALID, 2 errors, 0 warnings');
+    expect(human.stdout).toMatch(/bad\.annot: error: annotation 00000000-0000-4000-8000-0000000000b2 on tier words: .*\[outside_parent\]/);
   });
 
   describe('refuses files that are not .annot stores, in one line, without touching them', () => {
@@ -114,13 +119,20 @@ describe('annot validate', () => {
   });
 
   describe('scene files', () => {
-    const scene = fileURLToPath(new URL('../../fixtures/scenes/lighthouse.yaml', import.meta.url));
+    const scene = fileURLToPath(new URL('../../fixtures/scenes/diner.yaml', import.meta.url));
+    const lighthouse = fileURLToPath(new URL('../../fixtures/scenes/lighthouse.yaml', import.meta.url));
 
-    it('validates a scene file and warns about what rendering would skip, exit 0', async () => {
+    it('validates a scene file, exit 0', async () => {
       const result = await runCli(['validate', scene]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('(scene): valid');
-      expect(result.stderr).toMatch(/lighthouse\.yaml:\d+: beats\[\d+\]\.speaker: no character named "Harbourmaster"/);
+    });
+
+    it('warns about a speaker who is no character (rendering skips the beat), and reports a shot naming a missing character as an error', async () => {
+      const result = await runCli(['validate', lighthouse]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/lighthouse\.yaml:\d+:\d+: warning: beats\[5\]\.speaker: no character named "Harbourmaster"; the beat is skipped \("no character"\) \[unknown_speaker\]/);
+      expect(result.stdout).toMatch(/lighthouse\.yaml:\d+:\d+: error: shots\[3\]\.characters\[1\]: no character named "Harbourmaster" .*\[missing_reference\]/);
     });
 
     it('names the file, the line and the field of a scene error, exit 1', async () => {
@@ -128,7 +140,7 @@ describe('annot validate', () => {
       writeFileSync(bad, 'title: x\nbeats:\n  - id: b1\n    speeker: Ann\n');
       const result = await runCli(['validate', bad]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('bad-scene.yaml:4: beats[0].speeker: unknown key; did you mean "speaker"?');
+      expect(result.stdout).toContain('bad-scene.yaml:4: error: beats[0].speeker: unknown key; did you mean "speaker"? [scene_invalid]');
     });
   });
 });

@@ -68,7 +68,7 @@ describe('annot mcp over stdio, driven by the MCP SDK client', () => {
   it('adds an annotation with its seconds stored exactly, as numbers or decimal strings', async () => {
     const { result, clock } = await word('hello', 0.1, '0.35', { actor: 'user:alice' });
     expect(clock).toBe(3);
-    expect(result.reference).toEqual({ kind: 'media', asset_id: 'talk.wav', interval: { start: { v: 100, r: 1000 }, end: { v: 350, r: 1000 } } });
+    expect(result.reference).toEqual({ kind: 'media', asset_id: 'talk.wav', interval: { start: { v: 100, r: 1000, s: '0.1' }, end: { v: 350, r: 1000, s: '0.35' } } });
     expect(result.body).toEqual({ text: 'hello' });
     expect(result.provenance).toMatchObject({ was_generated_by: 'server:annot', was_attributed_to: 'user:alice', was_derived_from: [] });
     expect(result.confidence).toBeNull();
@@ -86,9 +86,9 @@ describe('annot mcp over stdio, driven by the MCP SDK client', () => {
 
   it('answers bad annotations with tool errors that say what is wrong', async () => {
     expect((await tools.fails('add_annotation', { tier: 'words', asset_id: 'talk.wav', start_seconds: 2, end_seconds: 1, body: { text: 'x' } })).message)
-      .toMatch(/end_seconds \(1\) precedes start_seconds \(2\)/);
+      .toMatch(/end_seconds \(1 s\) precedes start_seconds \(2 s\)/);
     const lossy = await tools.fails('add_annotation', { tier: 'words', asset_id: 'talk.wav', start_seconds: '0.0005', end_seconds: 1, rate: 1000, body: { text: 'x' } });
-    expect(lossy.message).toMatch(/start_seconds: 0\.0005 s is not a whole number of ticks at rate 1000/);
+    expect(lossy.message).toMatch(/start_seconds: "0\.0005" \(0\.0005 s\) is not a whole number of ticks at rate 1000/);
     expect(lossy.code).toBe('ANNOT_LOSSY_TIME');
     expect((await tools.fails('add_annotation', { tier: 'nowhere', asset_id: 'talk.wav', start_seconds: 0, end_seconds: 1, body: { text: 'x' } })).message)
       .toMatch(/nowhere/);

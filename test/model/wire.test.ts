@@ -58,7 +58,7 @@ describe('annotation wire form', () => {
     ['a string rate', (w) => ((w.reference as any).interval.end.r = '1000'), 'reference.interval.end.r: expected a positive integer rate, got the string "1000"'],
     ['fractional ticks', (w) => ((w.reference as any).interval.start.v = 1.5), 'reference.interval.start.v: expected an integer number of ticks (a safe integer), got 1.5'],
     ['unsafe ticks', (w) => ((w.reference as any).interval.start.v = 2 ** 60), 'reference.interval.start.v: expected an integer number of ticks'],
-    ['an extra key in a time', (w) => ((w.reference as any).interval.start.x = 1), 'reference.interval.start.x: unexpected key (allowed: v, r)'],
+    ['an extra key in a time', (w) => ((w.reference as any).interval.start.x = 1), 'reference.interval.start.x: unexpected key (allowed: v, r, s)'],
     ['a missing rate', (w) => delete (w.reference as any).interval.start.r, 'reference.interval.start.r: missing (required)'],
     ['an extra top-level key', (w) => (w.extra = true), 'extra: unexpected key'],
     ['a missing body', (w) => delete w.body, 'body: missing (required)'],

@@ -62,7 +62,10 @@ describe('the fal provider', () => {
     expect(Date.now() - started).toBeLessThan(900);
     expect(env.fal.requests.map((r) => r.phase)).toEqual(['submit', 'stream', 'result']);
     expect(env.fal.requests[1].path).toMatch(/\/status\/stream$/);
-    expect(events.map((e) => e.type)).toEqual(['queued', 'progress', 'log', 'progress', 'log', 'done']);
+    // How many intermediate states the stream shows depends on scheduling; its shape does not.
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('queued');
+    expect(types.slice(-2)).toEqual(['log', 'done']);
   });
 
   it('falls back to polling when the status stream is not available', async () => {
@@ -204,6 +207,37 @@ describe('the fal provider', () => {
     const ticket = { request_id: 'gone', status_url: `${env.fal.url}/fal-ai/flux/dev/requests/gone/status`, response_url: `${env.fal.url}/fal-ai/flux/dev/requests/gone`, cancel_url: `${env.fal.url}/fal-ai/flux/dev/requests/gone/cancel` };
     expect(await run(env.provider, { prompt: 'x' }, { resume: ticket })).toHaveLength(1);
     expect(env.fal.submissions()).toHaveLength(1);
+  });
+
+  it('submits anew when the resumed request failed or fal reports it ended, and says the ticket is dropped', async () => {
+    const tickets: Record<string, string>[] = [];
+    await run(env.provider, { prompt: 'x' }, { onSubmitted: (t: Record<string, string>) => tickets.push(t) });
+    for (const injection of [
+      { phase: 'result' as const, status: 500, body: { detail: 'runner crashed' } },
+      { phase: 'result' as const, status: 422, body: { detail: 'bad input' } },
+      { phase: 'status' as const, status: 200, body: { status: 'EXPIRED' } },
+    ]) {
+      env.fal.reset();
+      env.fal.inject(injection);
+      let dropped = 0;
+      const again = await run(env.provider, { prompt: 'x' }, { resume: tickets[0], onDropped: () => dropped++ });
+      expect(again).toHaveLength(1);
+      expect(dropped).toBe(1);
+      expect(env.fal.submissions()).toHaveLength(1);
+    }
+  });
+
+  it('drops the ticket of a fresh request that fails, and keeps it when the connection fails', async () => {
+    env.fal.setOutcome(() => ({ error: { status: 500, detail: 'runner crashed' } }));
+    let dropped = 0;
+    expect(await rejection(run(env.provider, { prompt: 'y' }, { onDropped: () => dropped++ }))).toBeInstanceOf(FalServerError);
+    expect(dropped).toBe(1);
+    env.fal.setOutcome(undefined);
+    env.fal.inject({ phase: 'status', reset: true, times: 100 });
+    dropped = 0;
+    const provider = new FalProvider({ baseUrl: env.fal.url, pollIntervalMs: 2, retryBaseMs: 1, retryMaxMs: 2, maxRetries: 2 });
+    expect(await rejection(run(provider, { prompt: 'z' }, { onDropped: () => dropped++ }))).toBeInstanceOf(FalServerError);
+    expect(dropped).toBe(0);
   });
 
   it('downloads asset bytes without sending the key', async () => {

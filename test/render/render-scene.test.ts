@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { defaultCacheDir } from '../../src/render/cache.js';
 import { withCredentials } from '../../src/render/credentials.js';
-import { RenderAbortedError, SceneRenderError } from '../../src/render/errors.js';
+import { RenderAbortedError } from '../../src/render/errors.js';
 import type { RenderEvent } from '../../src/render/events.js';
 import { manifestPathFor } from '../../src/render/manifest.js';
-import { iterRenderScene, renderScene, type RenderSceneOptions, type SceneUnitResult } from '../../src/render/render-scene.js';
+import { iterRenderScene, renderScene, SceneRenderError, type RenderSceneOptions, type SceneUnitResult } from '../../src/render/render-scene.js';
 import { loadSceneFile, type Scene, type SceneInput } from '../../src/render/scene.js';
 import { renderEnv, withEnvKey, type RenderEnv } from '../support/render-env.js';
 

@@ -80,7 +80,8 @@ describe('the scene as a timeline', () => {
     const codec = await adapter.codec();
     const doc = await codec.load(path, { sourceName: path, now: RationalTime.now(1000), report: () => {} });
     const texts: unknown[] = [];
-    for await (const a of doc.annotations) texts.push(a.body.text ?? a.body.name); // OTIO keeps the text as the clip name
+    // OTIO keeps the text as a marker name; the VTT cue text carries a voice span (<v Radio>…</v>).
+    for await (const a of doc.annotations) texts.push(String(a.body.text ?? a.body.name).replace(/<[^>]+>/g, ''));
     expect(texts).toContain('Gale warning. All vessels seek shelter.');
     if (name.endsWith('.vtt') || name.endsWith('.srt')) {
       expect(texts).toHaveLength(4); // subtitles carry the lines tier only

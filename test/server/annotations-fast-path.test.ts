@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { annotationRef, makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
 import { makeTier } from '../../src/model/tier.js';
-import { annotationToWire } from '../../src/model/wire.js';
+import { annotationToOutput, annotationToWire } from '../../src/model/wire.js';
 import { annotationsToWireJson } from '../../src/model/wire-json.js';
 import { startServer } from '../../src/server/serve.js';
 import { AnnotationService } from '../../src/service/annotation-service.js';
@@ -67,15 +67,16 @@ async function fill(store: AnnotationStore): Promise<void> {
 }
 
 /** The answer as the object path gives it: JSON.stringify of the wire forms, limited like the route. */
-async function objectPath(store: AnnotationStore, params: Record<string, string>): Promise<string> {
+async function objectPath(store: AnnotationStore, params: Record<string, string>, seconds = true): Promise<string> {
   const found: Annotation[] = [];
   const limit = Number(params.limit ?? 1000);
   for await (const annotation of queryAnnotations(store, { ...params, rate: params.rate === undefined ? undefined : Number(params.rate) })) {
     if (found.length === limit) break;
     found.push(annotation);
   }
-  const json = JSON.stringify(found.map(annotationToWire));
-  expect(annotationsToWireJson(found)).toBe(json);
+  // The surfaces answer with the output form (exact seconds `s` beside each {v, r}); stores and ETags use the plain wire form.
+  const json = JSON.stringify(found.map((annotation) => (seconds ? annotationToOutput(annotation, 'seconds') : annotationToWire(annotation))));
+  expect(annotationsToWireJson(found, { seconds })).toBe(json);
   return json;
 }
 
@@ -113,8 +114,10 @@ describe('GET /annotations read fast path', () => {
     try {
       for (let start = 0; start < 62; start += 0.7) {
         const params = { start: start.toFixed(1), end: (start + 2.5).toFixed(1) };
-        const fast = await service.queryAnnotationsWireJson({ ...params, limit: 10_000 });
-        expect(`[${fast.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }));
+        const plain = await service.queryAnnotationsWireJson({ ...params, limit: 10_000 });
+        expect(`[${plain.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }, false));
+        const output = await service.queryAnnotationsWireJson({ ...params, limit: 10_000 }, { seconds: true });
+        expect(`[${output.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }, true));
       }
     } finally {
       await store.close();

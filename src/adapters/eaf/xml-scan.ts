@@ -1,4 +1,7 @@
-import { FormatParseError } from '../errors.js';
+import { FormatParseError, InputTooDeepError } from '../errors.js';
+
+/** How deep elements may nest: EAF nests six levels; anything near this is hostile or broken. */
+export const MAX_XML_DEPTH = 256;
 
 /** One XML element: attributes as written (entities decoded), child elements, and its own text. */
 export interface XmlElement {
@@ -17,6 +20,11 @@ export interface XmlElement {
  * attributes, text with the five predefined and numeric entities, CDATA, and skips the XML
  * declaration, processing instructions, comments and a DOCTYPE. It checks well-formedness as it
  * goes (matching end tags, quoted attributes, one root) and reports the line and column.
+ *
+ * Hostile input: a DOCTYPE's internal subset is skipped, never interpreted, so no entity is ever
+ * defined or expanded (no "billion laughs") and no external entity or DTD is ever fetched; an
+ * entity other than the five predefined ones is an error. Nesting deeper than MAX_XML_DEPTH is an
+ * InputTooDeepError naming the line, column and element path.
  *
  * It exists because fast-xml-parser builds a far heavier tree: on a 200k-annotation EAF its parse
  * alone takes many times what this scan and the whole EAF walk take together (see
@@ -83,7 +91,12 @@ export function scanXml(text: string, file: string): XmlElement {
         }
         else if (root) fail(open, 'a single root element; found a second one');
         else root = element;
-        if (!selfClosing) stack.push(element);
+        if (!selfClosing) {
+          if (stack.length >= MAX_XML_DEPTH) {
+            throw new InputTooDeepError(file, { ...lineAndColumn(text, open), path: stack.slice(0, 4).map((item) => item.name).join('/') + '/...' }, stack.length + 1, MAX_XML_DEPTH, 'XML elements');
+          }
+          stack.push(element);
+        }
       }, fail);
     }
   }
@@ -150,7 +163,7 @@ function decodeEntities(raw: string, text: string, at: number, fail: Fail): stri
     if (!whole.endsWith(';')) return fail(at + index, `";" to end the entity "${whole}"`);
     if (entity[0] === '#') {
       const code = entity[1] === 'x' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
-      if (!(code >= 0 && code <= 0x10ffff)) return fail(at + index, `a valid character reference, got "${whole}"`);
+      if (!(code >= 1 && code <= 0x10ffff) || (code >= 0xd800 && code <= 0xdfff)) return fail(at + index, `a valid character reference, got "${whole}"`);
       return String.fromCodePoint(code);
     }
     const named = NAMED[entity];

@@ -6,7 +6,8 @@ import type { LoadedDocument, LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
-import { decodeText, isGzip } from '../sniffers.js';
+import { isGzip } from '../sniffers.js';
+import { decodeSource } from '../source-text.js';
 import { extractNonFinite, nonFiniteToken, parseJsonText, stringifyWithNonFinite, type NonFiniteToken } from '../json-text.js';
 
 export const JAMS_OBSERVATION_SCHEMA = 'annot://schema/jams-observation/v1';
@@ -51,7 +52,7 @@ export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
       throw new FormatParseError(file, {}, `expected gzip-compressed JAMS (.jamz), but the gzip stream is damaged (${(error as Error).message})`);
     }
   }
-  const document = parseJsonText(decodeText(raw), file, { nonFinite: true });
+  const document = parseJsonText(decodeSource(raw, file), file, { nonFinite: true });
   if (!isObject(document)) throw new FormatParseError(file, { path: '$' }, 'expected a JAMS object {annotations, file_metadata, sandbox}');
   if (!Array.isArray(document.annotations)) {
     throw new FormatParseError(file, { path: '$.annotations' }, 'expected an array of JAMS annotations (pre-0.2 JAMS files with "sections"/"beats" keys are not supported; convert them with the jams library)');

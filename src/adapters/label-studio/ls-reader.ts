@@ -7,7 +7,7 @@ import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { parseJsonText } from '../json-text.js';
-import { decodeText } from '../sniffers.js';
+import { decodeSource } from '../source-text.js';
 import { framerateOf, framerateText, regionInterval, regionTime, type RegionTime } from './region-time.js';
 
 export const LABEL_STUDIO_REGION_SCHEMA = 'annot://schema/label-studio-region/v1';
@@ -43,7 +43,7 @@ interface PendingRegion {
  */
 export function readLabelStudio(bytes: Buffer, options: LoadOptions): LoadedDocument {
   const file = options.sourceName;
-  const document = parseJsonText(decodeText(bytes), file);
+  const document = parseJsonText(decodeSource(bytes, file), file);
   const { tasks, labelConfig } = tasksOf(document, file);
   const tierNames: string[] = [];
   const pending: PendingRegion[] = [];

@@ -2,14 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { loadedDocument } from '../loaded-document.js';
 import type { DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
 import type { AnnotationStore } from '../../store/store.js';
-import { decodeText } from '../sniffers.js';
+import { decodeSource } from '../source-text.js';
 import { parseOtioJson } from './otio-json.js';
 import { readOtio } from './otio-reader.js';
 import { writeOtio } from './otio-writer.js';
 
 export const otioCodec: FormatCodec = {
   async load(path: string, options: LoadOptions): Promise<LoadedDocument> {
-    const text = decodeText(await readFile(path));
+    const text = decodeSource(await readFile(path), options.sourceName);
     const read = readOtio(parseOtioJson(text, options.sourceName), options);
     return loadedDocument({ tiers: read.tiers, meta: read.meta, annotations: read.annotations, clock: read.clock });
   },

@@ -9,6 +9,8 @@ import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions 
 import { FormatParseError } from '../errors.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
+import { CueFindings } from '../cue-findings.js';
+import { firstVoice, withoutWebVttMarkup } from '../webvtt/cue-markup.js';
 import { bodyText, selectFlatCues } from '../flat-cues.js';
 import { textLineBatches } from '../text-lines.js';
 import { BufferedTextWriter } from '../text-writer.js';
@@ -39,19 +41,28 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const provenance = makeProvenance(importProvenance('srt', options));
   const cues: SrtCue[] = [];
   let cueCount = 0;
-  let skipped = 0;
   let firstSkipped: { line: number; text: string } | null = null;
+  const findings = new CueFindings(options.sourceName, options.report);
   const parser = new SrtParser({
     cue(cue) {
       cues.push(cue);
       cueCount++;
     },
     skipped(line, text) {
-      if (skipped++ === 0) firstSkipped = { line, text };
+      firstSkipped ??= { line, text };
+      if (cueCount > 0) findings.dropped(line, `block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
+      else pendingDrops.push({ line, text });
     },
   });
 
+  // Blocks dropped before the first cue are reported once a cue shows the file is SRT (else the file is refused).
+  const pendingDrops: Array<{ line: number; text: string }> = [];
   const convert = (cue: SrtCue): Annotation => {
+    for (const { line, text } of pendingDrops.splice(0)) findings.dropped(line, `block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
+    findings.cue(cue.line, cue.startMs, cue.endMs, cue.writtenStart, cue.writtenEnd ?? formatSrtTimestamp(cue.endMs));
+    if (cue.nonstandard) {
+      findings.nonstandardTimestamp(cue.line, `timing line is not SRT's "HH:MM:SS,mmm --> HH:MM:SS,mmm" (read as ${formatSrtTimestamp(cue.startMs)} --> ${cue.writtenEnd ?? formatSrtTimestamp(cue.endMs)})`);
+    }
     const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
     const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
     const body: SrtCueBody = { text: cue.text, sequence: cue.sequence };
@@ -73,9 +84,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     if (first !== null && cueCount === 0) {
       throw new FormatParseError(options.sourceName, { line: first.line, column: 1 }, `expected a sequence number or a timing line like "00:00:01,000 --> 00:00:02,000", found ${JSON.stringify(first.text.slice(0, 40))}`);
     }
-    if (first !== null) {
-      options.report({ code: 'block_dropped', severity: 'warning', file: options.sourceName, location: { line: first.line, column: 1 }, message: `skipped ${skipped} block${skipped === 1 ? '' : 's'} without a timing line (the first here)` });
-    }
+    findings.finish();
   }
 
   return {
@@ -100,8 +109,11 @@ function time(ms: number, rate: number, clock: ImportClock, file: string, line: 
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
   const selection = await selectFlatCues(store, options, 'srt');
   const writer = new BufferedTextWriter(createWriteStream(path));
+  const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
   let number = 0;
   let alteredText = 0;
+  let cleaned = 0;
+  let speakers = 0;
   let otherFields = 0;
   let noText = 0;
   try {
@@ -113,10 +125,19 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
         if (written !== null && written < startMs) end = body.written_end;
       }
       const coordinates = typeof body.coordinates === 'string' && !/[\r\n]/.test(body.coordinates) ? ` ${body.coordinates}` : '';
-      const text = bodyText(body);
-      if (text === null) noText++;
-      const lines = (text ?? '').split(/\r\n?|\n/).filter((line) => line.trim().length > 0);
-      if (lines.join('\n') !== (text ?? '')) alteredText++;
+      const written = bodyText(body);
+      if (written === null) noText++;
+      // WebVTT-only markup would show literally in SRT players: voices, classes, ruby, timestamp tags.
+      const plain = written === null ? '' : withoutWebVttMarkup(written);
+      if (plain !== (written ?? '')) cleaned++;
+      const speaker = typeof body.speaker === 'string' ? body.speaker : written === null ? null : firstVoice(written);
+      let text = plain;
+      if (speaker !== null && speaker.trim().length > 0) {
+        if (prefix) text = `${speaker.replace(/[\r\n]+/g, ' ').trim()}: ${plain}`;
+        else speakers++;
+      }
+      const lines = text.split(/\r\n?|\n/).filter((line) => line.trim().length > 0);
+      if (lines.join('\n') !== text) alteredText++;
       for (const key of Object.keys(body)) {
         if (!SRT_FIELDS.has(key)) {
           otherFields++;
@@ -135,9 +156,11 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   if (otherFields > 0) dropped.push({ what: 'body fields other than text and coordinates (cue ids, settings...)', count: otherFields });
   if (noText > 0) dropped.push({ what: 'bodies without a text (written as empty subtitles)', count: noText });
   if (alteredText > 0) dropped.push({ what: 'subtitle text changed to stay valid SRT (blank lines removed)', count: alteredText });
+  if (cleaned > 0) dropped.push({ what: 'WebVTT-only markup (voice, class and language spans, ruby text, timestamp tags) removed from the text', count: cleaned });
+  if (speakers > 0) dropped.push({ what: 'speakers (the variant speaker-prefix writes them as "Name: text")', count: speakers });
   return { dropped };
 }
 
-const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end']);
+const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker']);
 
 export const srtCodec: FormatCodec = { load, dump };

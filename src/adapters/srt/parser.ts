@@ -18,6 +18,10 @@ export interface SrtCue {
   readonly line: number;
   /** The end time as written when it precedes the start (the cue is kept as a point at its start). */
   readonly writtenEnd: string | null;
+  /** The start time as written. */
+  readonly writtenStart: string;
+  /** Whether a timestamp on the timing line is not SubRip's `HH:MM:SS,mmm` (or the arrow not `-->`). */
+  readonly nonstandard: boolean;
 }
 
 export interface SrtSink {
@@ -27,7 +31,9 @@ export interface SrtSink {
 }
 
 const TIMING =
-  /^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[,.:](\d{1,3}))?\s*-{1,2}>\s*((?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[,.:](\d{1,3}))?)(?:[\s,;]+(.*?))?\s*$/;
+  /^\s*((?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[,.:](\d{1,3}))?)\s*-{1,2}>\s*((?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[,.:](\d{1,3}))?)(?:[\s,;]+(.*?))?\s*$/;
+/** The timing line as SubRip writes it: two or more hour digits, a comma and three fraction digits, `-->`. */
+const STANDARD_TIMING = /^\s*\d{2,}:\d{2}:\d{2},\d{3}\s*-->\s*\d{2,}:\d{2}:\d{2},\d{3}(?:\s|$)/;
 
 const enum State {
   Between,
@@ -45,6 +51,8 @@ export class SrtParser {
   private endMs = 0;
   private coordinates = '';
   private writtenEnd: string | null = null;
+  private writtenStart = '';
+  private nonstandard = false;
   private cueLine = 0;
   private text: string[] = [];
 
@@ -117,10 +125,12 @@ export class SrtParser {
   private startCue(timing: RegExpExecArray, sequence: number | null): void {
     this.state = State.Text;
     this.sequence = sequence !== null && Number.isSafeInteger(sequence) ? sequence : null;
-    this.startMs = milliseconds(timing[1], timing[2], timing[3], timing[4]);
-    this.endMs = milliseconds(timing[6], timing[7], timing[8], timing[9]);
-    this.writtenEnd = this.endMs < this.startMs ? timing[5] : null;
-    this.coordinates = timing[10] ?? '';
+    this.startMs = milliseconds(timing[2], timing[3], timing[4], timing[5]);
+    this.endMs = milliseconds(timing[7], timing[8], timing[9], timing[10]);
+    this.writtenStart = timing[1];
+    this.writtenEnd = this.endMs < this.startMs ? timing[6] : null;
+    this.coordinates = timing[11] ?? '';
+    this.nonstandard = !STANDARD_TIMING.test(timing.input);
     this.cueLine = this.lineNumber;
     this.text = [];
   }
@@ -134,6 +144,8 @@ export class SrtParser {
       text: this.text.join('\n'),
       line: this.cueLine,
       writtenEnd: this.writtenEnd,
+      writtenStart: this.writtenStart,
+      nonstandard: this.nonstandard,
     });
     this.text = [];
   }

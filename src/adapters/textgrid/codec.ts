@@ -10,7 +10,7 @@ import { InvalidInputError } from '../../errors/annot-error.js';
 import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
-import { decodeText } from '../sniffers.js';
+import { decodeSource } from '../source-text.js';
 import { parseTextGrid } from './parser.js';
 import { writeTextGrid, type TextGridVariant, type WritableTier } from './writer.js';
 
@@ -30,7 +30,7 @@ export const TEXTGRID_XMAX_META = 'textgrid.xmax';
  * and the tier's own bounds are kept in the tier metadata and written back.
  */
 export async function load(path: string, options: LoadOptions): Promise<LoadedDocument> {
-  const document = parseTextGrid(decodeText(await readFile(path)), options.sourceName);
+  const document = parseTextGrid(decodeSource(await readFile(path), options.sourceName), options.sourceName);
   const times: string[] = [document.xmin, document.xmax];
   for (const tier of document.tiers) for (const item of tier.items) times.push(item.start, item.end);
   const rate = options.rate ?? decimalRateOf(times);

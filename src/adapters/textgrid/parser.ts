@@ -40,8 +40,9 @@ export function parseTextGrid(source: string, file: string): TextGridDocument {
   }
   const objectClass = take('string', 'the object class "TextGrid"');
   if (objectClass.text !== 'TextGrid') throw new FormatParseError(file, where(objectClass), `expected the object class "TextGrid", found ${JSON.stringify(objectClass.text)}`);
-  const xmin = take('number', 'the TextGrid xmin (a number)').text;
-  const xmax = take('number', 'the TextGrid xmax (a number)').text;
+  const time = (what: string): TextGridToken => checkedTime(take('number', what), what, file);
+  const xmin = time('the TextGrid xmin (a number)').text;
+  const xmax = time('the TextGrid xmax (a number)').text;
   const tiers: TextGridTier[] = [];
   const exists = take('flag', 'the tiers flag <exists> or <absent>');
   if (exists.text === 'exists') {
@@ -52,21 +53,21 @@ export function parseTextGrid(source: string, file: string): TextGridDocument {
         throw new FormatParseError(file, where(classToken), `expected the class "IntervalTier" or "TextTier" for tier ${t + 1}, found ${JSON.stringify(classToken.text)}`);
       }
       const name = take('string', `the name of tier ${t + 1}`).text;
-      const tierMin = take('number', `the xmin of tier ${t + 1}`).text;
-      const tierMax = take('number', `the xmax of tier ${t + 1}`).text;
+      const tierMin = time(`the xmin of tier ${t + 1}`).text;
+      const tierMax = time(`the xmax of tier ${t + 1}`).text;
       const items: TextGridTier['items'] = [];
       const entries = count(take('number', `the number of ${classToken.text === 'IntervalTier' ? 'intervals' : 'points'} in tier ${t + 1}`), file);
       for (let k = 0; k < entries; k++) {
         if (classToken.text === 'IntervalTier') {
-          const startToken = take('number', `the xmin of interval ${k + 1} of tier ${t + 1}`);
-          const end = take('number', `the xmax of interval ${k + 1} of tier ${t + 1}`).text;
+          const startToken = time(`the xmin of interval ${k + 1} of tier ${t + 1}`);
+          const end = time(`the xmax of interval ${k + 1} of tier ${t + 1}`).text;
           const label = take('string', `the text of interval ${k + 1} of tier ${t + 1}`).text;
           if (Number(end) < Number(startToken.text)) {
             throw new FormatParseError(file, where(startToken), `expected interval ${k + 1} of tier ${t + 1} to end (${end}) at or after its start (${startToken.text})`);
           }
           items.push({ start: startToken.text, end, text: label, line: startToken.line });
         } else {
-          const timeToken = take('number', `the time of point ${k + 1} of tier ${t + 1}`);
+          const timeToken = time(`the time of point ${k + 1} of tier ${t + 1}`);
           const mark = take('string', `the mark of point ${k + 1} of tier ${t + 1}`).text;
           items.push({ start: timeToken.text, end: timeToken.text, text: mark, line: timeToken.line });
         }
@@ -86,4 +87,17 @@ function count(token: TextGridToken, file: string): number {
   const value = Number(token.text);
   if (!Number.isSafeInteger(value) || value < 0) throw new FormatParseError(file, { line: token.line, column: token.column }, `expected a count (a whole number >= 0), found ${token.text}`);
   return value;
+}
+
+/** Times beyond this many seconds (about 31,700 years) are refused as damage, not media. */
+export const MAX_TEXTGRID_SECONDS = 1e12;
+
+/** A time token that is a usable time: finite, not negative (-0 is 0), within MAX_TEXTGRID_SECONDS. */
+function checkedTime(token: TextGridToken, what: string, file: string): TextGridToken {
+  const value = Number(token.text);
+  if (!Number.isFinite(value) || Math.abs(value) > MAX_TEXTGRID_SECONDS) {
+    throw new FormatParseError(file, { line: token.line, column: token.column }, `expected ${what} in seconds, at most ${MAX_TEXTGRID_SECONDS}; found ${token.text.length > 40 ? token.text.slice(0, 40) + '...' : token.text}`);
+  }
+  if (value < 0) throw new FormatParseError(file, { line: token.line, column: token.column }, `expected ${what} in seconds, not negative; found ${token.text} (annot places annotations at times >= 0)`);
+  return token;
 }

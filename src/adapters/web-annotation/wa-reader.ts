@@ -7,7 +7,7 @@ import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { escapePointer, parseJsonText } from '../json-text.js';
-import { decodeText } from '../sniffers.js';
+import { decodeSource } from '../source-text.js';
 import { MediaFragmentError, temporalFragment, type TemporalFragment } from './media-fragment.js';
 
 export const WEB_ANNOTATION_SCHEMA = 'annot://schema/web-annotation/v1';
@@ -55,7 +55,7 @@ interface Timed {
  */
 export function readWebAnnotation(bytes: Buffer, options: LoadOptions): LoadedDocument {
   const file = options.sourceName;
-  const document = parseJsonText(decodeText(bytes), file);
+  const document = parseJsonText(decodeSource(bytes, file), file);
   const { items, meta } = annotationsOf(document, file);
   const timed: Timed[] = [];
   const untimed: Array<{ index: number; annotation: unknown }> = [];

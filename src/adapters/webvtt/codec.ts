@@ -10,8 +10,12 @@ import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions 
 import { FormatParseError } from '../errors.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
-import { WEBVTT_CUE_SCHEMA, type WebVttCueBody } from './cue-body.js';
+import { hasTypedSettings, putSettings, SETTING_FIELDS, settingsOfBody, WEBVTT_CUE_SCHEMA, type WebVttCueBody } from './cue-body.js';
+import { formatCueSettings, parseCueSettings, sameCueSettings } from './cue-settings.js';
+import { firstVoice, withVoice } from './cue-markup.js';
+import { CueFindings } from '../cue-findings.js';
 import { bodyText, selectFlatCues } from '../flat-cues.js';
+import { readRegions, REGIONS_META_KEY, regionsOfPreamble, toWire, withRegions } from './regions.js';
 import { WebVttParser, WebVttSignatureError, type WebVttBlock, type WebVttCue } from './parser.js';
 import { isSafeBlock, PREAMBLE_META_KEY, preambleOf, readPreamble, writePreamble } from './preamble.js';
 import { textChunks } from '../text-lines.js';
@@ -40,8 +44,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const preambleBlocks: WebVttBlock[] = [];
   let notes: string[] = [];
   const cueNotes = new Map<WebVttCue, string[]>();
-  let skipped = 0;
-  let firstSkipped = 0;
+  const findings = new CueFindings(options.sourceName, options.report);
   const parser = new WebVttParser({
     cue(cue) {
       cues.push(cue);
@@ -54,8 +57,9 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       if (!seenCue) preambleBlocks.push(block);
       else if (block.kind === 'NOTE') notes.push(block.text);
     },
-    skipped(line) {
-      if (skipped++ === 0) firstSkipped = line;
+    skipped(line, text, reason) {
+      if (reason === 'timing') findings.dropped(line, 'block dropped: its "-->" line is not a valid cue timing (WebVTT players drop it too)');
+      else findings.dropped(line, `block dropped: it is not a cue${text.startsWith('STYLE') || text.startsWith('REGION') ? ' (STYLE and REGION blocks count only before the first cue)' : ' (a cue needs a "-->" timing line; text after a blank line is not part of the cue above)'}, so WebVTT players ignore it`);
     },
   });
   const chunks = textChunks(path);
@@ -78,11 +82,22 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   // The preamble is complete once a cue has been seen (STYLE and REGION blocks count only before it).
   while (cues.length === 0 && (await pump()));
 
+  const regions = regionsOfPreamble(preambleBlocks);
+  const regionIds = new Set(regions.map((region) => region.id));
+  const hasRegion = (id: string): boolean => regionIds.has(id);
   let checked = false;
   const convert = (cue: WebVttCue): Annotation => {
+    findings.cue(cue.line, cue.startMs, cue.endMs, formatTimestamp(cue.startMs), cue.writtenEnd ?? formatTimestamp(cue.endMs));
     const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
     const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
-    const body: WebVttCueBody = { text: cue.text, id: cue.id, settings: cue.settings };
+    const body: WebVttCueBody = { text: cue.text, id: cue.id };
+    const speaker = firstVoice(cue.text);
+    if (speaker !== null) body.speaker = speaker;
+    if (cue.settings.length > 0) {
+      const settings = parseCueSettings(cue.settings, hasRegion);
+      putSettings(body, settings);
+      if (formatCueSettings(settings) !== cue.settings) body.settings = cue.settings;
+    }
     if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
     const before = cueNotes.get(cue);
     if (before) {
@@ -105,15 +120,16 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     }
     for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
     cues.length = 0;
-    if (skipped > 0) {
-      options.report({ code: 'block_dropped', severity: 'warning', file: options.sourceName, location: { line: firstSkipped, column: 1 }, message: `skipped ${skipped} block${skipped === 1 ? '' : 's'} whose "-->" line is not a valid cue timing (the first here); WebVTT players ignore them too` });
-    }
+    findings.finish();
     if (notes.length > 0) options.report({ code: 'note_dropped', severity: 'warning', file: options.sourceName, location: {}, message: `${notes.length} NOTE block${notes.length === 1 ? '' : 's'} after the last cue not kept` });
   }
 
   return {
     tiers: [makeTier({ name: tier })],
-    meta: { [PREAMBLE_META_KEY]: JSON.stringify(preambleOf(parser.signatureText, parser.headerLines, preambleBlocks)) },
+    meta: {
+      [PREAMBLE_META_KEY]: JSON.stringify(preambleOf(parser.signatureText, parser.headerLines, preambleBlocks)),
+      ...(regions.length > 0 ? { [REGIONS_META_KEY]: JSON.stringify(regions.map(toWire)) } : {}),
+    },
     annotations: annotations(),
     quantization: () => clock.quantization(),
   };
@@ -136,7 +152,11 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   let noText = 0;
   let droppedNotes = 0;
   try {
-    await writer.write(writePreamble(readPreamble(await store.getMeta(PREAMBLE_META_KEY))));
+    const regions = readRegions(await store.getMeta(REGIONS_META_KEY));
+    const preamble = withRegions(readPreamble(await store.getMeta(PREAMBLE_META_KEY)), regions);
+    const regionIds = new Set(regionsOfPreamble(preamble?.blocks ?? []).map((region) => region.id));
+    const hasRegion = (id: string): boolean => regionIds.has(id);
+    await writer.write(writePreamble(preamble));
     for await (const { startMs, endMs, annotation } of selection.cues()) {
       const body = annotation.body as Record<string, unknown>;
       let block = '';
@@ -157,13 +177,15 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
         if (written !== null && written < startMs) end = body.written_end;
       }
       block += `${formatTimestamp(startMs)} --> ${end}`;
-      const settings = typeof body.settings === 'string' ? body.settings : '';
+      const settings = settingsText(body, hasRegion);
       if (settings.length > 0) {
         if (isSafeLine(settings)) block += ` ${settings}`;
         else droppedSettings++;
       }
-      const text = bodyText(body);
-      if (text === null) noText++;
+      const written = bodyText(body);
+      if (written === null) noText++;
+      // A speaker from another format (an EAF participant, an SRT "Name:") comes back as a voice span.
+      const text = typeof body.speaker === 'string' && written !== null && firstVoice(written) === null ? withVoice(written, body.speaker) : written;
       const safe = cueText(text ?? '');
       if (safe !== (text ?? '')) alteredText++;
       block += safe.length > 0 ? `\n${safe}\n\n` : '\n\n';
@@ -181,7 +203,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
     throw error;
   }
   const dropped = [...selection.dropped];
-  if (otherFields > 0) dropped.push({ what: 'body fields other than text, id and settings', count: otherFields });
+  if (otherFields > 0) dropped.push({ what: 'body fields other than text, speaker, id and cue settings', count: otherFields });
   if (noText > 0) dropped.push({ what: 'bodies without a text (written as empty cues)', count: noText });
   if (droppedIds > 0) dropped.push({ what: 'cue ids with a line break or "-->"', count: droppedIds });
   if (droppedSettings > 0) dropped.push({ what: 'cue settings with a line break or "-->"', count: droppedSettings });
@@ -190,7 +212,20 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   return { dropped };
 }
 
-const CUE_FIELDS = new Set(['text', 'id', 'settings', 'written_end', 'notes_before']);
+const CUE_FIELDS = new Set<string>(['text', 'id', 'speaker', 'settings', 'written_end', 'notes_before', ...SETTING_FIELDS]);
+
+/**
+ * The settings to write after a cue's timing: as written in the source when that text still says
+ * what the typed fields say (or the body has only that text, as older stores do), else the typed
+ * fields written out.
+ */
+function settingsText(body: Readonly<Record<string, unknown>>, hasRegion: (id: string) => boolean): string {
+  const raw = typeof body.settings === 'string' ? body.settings : null;
+  if (!hasTypedSettings(body)) return raw ?? '';
+  const typed = settingsOfBody(body);
+  if (raw !== null && sameCueSettings(parseCueSettings(raw, hasRegion), typed)) return raw;
+  return formatCueSettings(typed);
+}
 
 function isSafeLine(text: string): boolean {
   return !text.includes('-->') && !/[\r\n\0]/.test(text);

@@ -2,9 +2,8 @@ import { isAsciiWhitespace, splitOnSpaces } from './parser.js';
 
 /**
  * What a cue's settings and a REGION block mean, by the W3C rules (section 6.2 "region settings
- * parsing" and 6.3 "parse the WebVTT cue settings"). The adapter keeps settings as written; this
- * is the interpretation a player applies, used to check the parser against the W3C test suite and
- * available to callers who want the positioned cue.
+ * parsing" and 6.3 "parse the WebVTT cue settings"): the settings a cue states (what the adapter
+ * keeps as typed body fields), the placement a player derives from them, and both written back.
  */
 
 export interface WebVttRegion {
@@ -70,31 +69,45 @@ export function parseRegionSettings(text: string): WebVttRegion {
   return region;
 }
 
-/** A cue's settings string, interpreted against the regions defined before the cue. */
-export function interpretCueSettings(settings: string, regions: readonly WebVttRegion[] = []): WebVttCuePlacement {
-  const cue: WebVttCuePlacement = {
-    region: null,
-    vertical: '',
-    line: 'auto',
-    lineAlign: 'start',
-    snapToLines: true,
-    position: 'auto',
-    positionAlign: 'auto',
-    size: 100,
-    align: 'center',
-  };
+/**
+ * The settings a cue states, each valid one parsed by "parse the WebVTT cue settings" (6.3):
+ * invalid values are dropped, a later duplicate wins, and the region is kept only when it names a
+ * region defined before the cues and no later `vertical`, `line` or `size` other than 100% cleared
+ * it (as the algorithm does, in order). Unlike the placement below, defaults are not filled in:
+ * what the file did not say stays absent, so the settings can be written back as they were.
+ */
+export interface WebVttCueSettings {
+  vertical?: 'rl' | 'lr';
+  /** A line number (snapToLines true) or a percentage (snapToLines false). */
+  line?: number;
+  snapToLines?: boolean;
+  /** Present only when the file wrote it (`line:10%,end`). */
+  lineAlign?: 'start' | 'center' | 'end';
+  /** A percentage. */
+  position?: number;
+  /** Present only when the file wrote it (`position:10%,line-left`). */
+  positionAlign?: 'line-left' | 'center' | 'line-right';
+  /** A percentage. */
+  size?: number;
+  align?: 'start' | 'center' | 'end' | 'left' | 'right';
+  /** The id of the region the cue is in. */
+  region?: string;
+}
+
+/** A cue's settings string as the settings it states; `hasRegion` says whether a region id is defined. */
+export function parseCueSettings(settings: string, hasRegion: (id: string) => boolean): WebVttCueSettings {
+  const cue: WebVttCueSettings = {};
+  if (settings.length === 0) return cue;
   for (const [name, value] of settingPairs(settings)) {
     switch (name) {
-      case 'region': {
-        let found: WebVttRegion | null = null;
-        for (const region of regions) if (region.id === value) found = region;
-        cue.region = found;
+      case 'region':
+        if (hasRegion(value)) cue.region = value;
+        else delete cue.region;
         break;
-      }
       case 'vertical':
-        if (value === 'rl') cue.vertical = 'rl';
-        else if (value === 'lr') cue.vertical = 'lr';
-        if (cue.vertical !== '') cue.region = null;
+        if (value === 'rl' || value === 'lr') cue.vertical = value;
+        // "If cue's writing direction is not horizontal, let cue's region be null": also after an invalid value.
+        if (cue.vertical !== undefined) delete cue.region;
         break;
       case 'line':
         applyLine(cue, value);
@@ -106,7 +119,7 @@ export function interpretCueSettings(settings: string, regions: readonly WebVttR
         const size = parsePercentage(value);
         if (size === null) break;
         cue.size = size;
-        if (size !== 100) cue.region = null;
+        if (size !== 100) delete cue.region;
         break;
       }
       case 'align':
@@ -117,7 +130,62 @@ export function interpretCueSettings(settings: string, regions: readonly WebVttR
   return cue;
 }
 
-function applyLine(cue: WebVttCuePlacement, value: string): void {
+/**
+ * Settings as WebVTT text, in the order the specification lists them (vertical, line, position,
+ * size, align, region). Parsing the result gives the same settings back.
+ */
+export function formatCueSettings(cue: WebVttCueSettings): string {
+  const tokens: string[] = [];
+  if (cue.vertical !== undefined) tokens.push(`vertical:${cue.vertical}`);
+  if (cue.line !== undefined) {
+    const value = cue.snapToLines === false ? `${decimal(cue.line)}%` : decimal(cue.line);
+    tokens.push(cue.lineAlign !== undefined ? `line:${value},${cue.lineAlign}` : `line:${value}`);
+  }
+  if (cue.position !== undefined) tokens.push(cue.positionAlign !== undefined ? `position:${decimal(cue.position)}%,${cue.positionAlign}` : `position:${decimal(cue.position)}%`);
+  if (cue.size !== undefined) tokens.push(`size:${decimal(cue.size)}%`);
+  if (cue.align !== undefined) tokens.push(`align:${cue.align}`);
+  if (cue.region !== undefined) tokens.push(`region:${cue.region}`);
+  return tokens.join(' ');
+}
+
+/** Whether two parsed settings say the same. */
+export function sameCueSettings(a: WebVttCueSettings, b: WebVttCueSettings): boolean {
+  return (
+    a.vertical === b.vertical &&
+    a.line === b.line &&
+    a.snapToLines === b.snapToLines &&
+    a.lineAlign === b.lineAlign &&
+    a.position === b.position &&
+    a.positionAlign === b.positionAlign &&
+    a.size === b.size &&
+    a.align === b.align &&
+    a.region === b.region
+  );
+}
+
+/** A cue's settings string, interpreted against the regions defined before the cue, defaults filled in. */
+export function interpretCueSettings(settings: string, regions: readonly WebVttRegion[] = []): WebVttCuePlacement {
+  return placementOf(parseCueSettings(settings, (id) => regions.some((region) => region.id === id)), regions);
+}
+
+/** The placement a player uses for stated settings: the defaults for what is absent, the region resolved (the last one with the id). */
+export function placementOf(cue: WebVttCueSettings, regions: readonly WebVttRegion[] = []): WebVttCuePlacement {
+  let region: WebVttRegion | null = null;
+  if (cue.region !== undefined) for (const candidate of regions) if (candidate.id === cue.region) region = candidate;
+  return {
+    region,
+    vertical: cue.vertical ?? '',
+    line: cue.line ?? 'auto',
+    lineAlign: cue.lineAlign ?? 'start',
+    snapToLines: cue.snapToLines ?? true,
+    position: cue.position ?? 'auto',
+    positionAlign: cue.positionAlign ?? 'auto',
+    size: cue.size ?? 100,
+    align: cue.align ?? 'center',
+  };
+}
+
+function applyLine(cue: WebVttCueSettings, value: string): void {
   const comma = value.indexOf(',');
   const linepos = comma === -1 ? value : value.slice(0, comma);
   const linealign = comma === -1 ? null : value.slice(comma + 1);
@@ -140,22 +208,40 @@ function applyLine(cue: WebVttCuePlacement, value: string): void {
     if (parsed === null) return;
     number = parsed;
   }
-  if (linealign === 'start' || linealign === 'center' || linealign === 'end') cue.lineAlign = linealign;
-  else if (linealign !== null) return;
+  if (linealign !== null && linealign !== 'start' && linealign !== 'center' && linealign !== 'end') return;
+  // Without an alignment the one an earlier line setting gave stays, as in the algorithm.
+  if (linealign !== null) cue.lineAlign = linealign;
   cue.line = number;
   cue.snapToLines = !percent;
-  cue.region = null;
+  delete cue.region;
 }
 
-function applyPosition(cue: WebVttCuePlacement, value: string): void {
+function applyPosition(cue: WebVttCueSettings, value: string): void {
   const comma = value.indexOf(',');
   const colpos = comma === -1 ? value : value.slice(0, comma);
   const colalign = comma === -1 ? null : value.slice(comma + 1);
   const number = parsePercentage(colpos);
   if (number === null) return;
-  if (colalign === 'line-left' || colalign === 'center' || colalign === 'line-right') cue.positionAlign = colalign;
-  else if (colalign !== null) return;
+  if (colalign !== null && colalign !== 'line-left' && colalign !== 'center' && colalign !== 'line-right') return;
+  if (colalign !== null) cue.positionAlign = colalign;
   cue.position = number;
+}
+
+/** A region as the lines of a REGION block (what follows the REGION line). */
+export function formatRegion(region: WebVttRegion): string {
+  const lines = [`id:${region.id}`, `width:${decimal(region.width)}%`, `lines:${decimal(region.lines)}`];
+  lines.push(`regionanchor:${decimal(region.regionAnchorX)}%,${decimal(region.regionAnchorY)}%`);
+  lines.push(`viewportanchor:${decimal(region.viewportAnchorX)}%,${decimal(region.viewportAnchorY)}%`);
+  if (region.scroll === 'up') lines.push('scroll:up');
+  return lines.join('\n');
+}
+
+/** A number in plain decimal notation (WebVTT has no exponents): 1e+34 as 1000...0, 1e-7 as 0.0000001. */
+export function decimal(value: number): string {
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  if (Number.isInteger(value)) return BigInt(value).toString();
+  return value.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
 }
 
 /** Settings tokens with a colon that is neither their first nor their last character, split at it. */

@@ -39,8 +39,12 @@ export interface WebVttBlock {
 export interface WebVttSink {
   cue(cue: WebVttCue): void;
   block(block: WebVttBlock, seenCue: boolean): void;
-  /** A block with a `-->` line whose timings could not be parsed: the algorithm drops it. */
-  skipped(line: number, text: string): void;
+  /**
+   * A block the algorithm drops: one with a `-->` line whose timings could not be parsed
+   * (`reason` "timing", `line` the timing line), or one that is neither a cue, a comment, nor a
+   * STYLE or REGION block before the first cue (`reason` "not_a_cue", `line` its first line).
+   */
+  skipped(line: number, text: string, reason: 'timing' | 'not_a_cue'): void;
 }
 
 export class WebVttSignatureError extends Error {
@@ -254,9 +258,11 @@ export class WebVttParser {
     } else if (this.blockKind !== null) {
       this.sink.block({ kind: this.blockKind, text: this.buffer, line: this.bufferStartLine }, this.seenCue);
     } else if (this.failedTimingLine !== 0) {
-      this.sink.skipped(this.failedTimingLine, this.buffer);
+      this.sink.skipped(this.failedTimingLine, this.buffer, 'timing');
     } else if (isComment(this.buffer)) {
       this.sink.block({ kind: 'NOTE', text: this.buffer, line: this.bufferStartLine }, this.seenCue);
+    } else {
+      this.sink.skipped(this.bufferStartLine, this.buffer, 'not_a_cue');
     }
     this.phase = Phase.BetweenBlocks;
   }

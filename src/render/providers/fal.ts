@@ -54,8 +54,19 @@ const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDO
 /** A malformed reply to an idempotent GET: retried like a 502. */
 class MalformedReply extends Error {}
 
-/** A request fal does not know (404), e.g. a resumed one that expired. */
-class RequestGone extends Error {}
+/**
+ * A request that will never produce a result although fal answered: it does not know it (404,
+ * e.g. expired) or reports a status other than queued, in progress or completed.
+ */
+class RequestEnded extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+function gone(ticket: RequestTicket): RequestEnded {
+  return new RequestEnded(404, `fal no longer knows the request ${ticket.request_id}`);
+}
 
 /**
  * fal.ai through its queue API: submit (POST {base}/{model}), poll the status URL with logs,
@@ -100,30 +111,36 @@ export class FalProvider implements Provider {
     let ticket: RequestTicket | undefined;
     try {
       if (options.resume) {
+        ticket = options.resume;
         try {
-          ticket = options.resume;
-          const output = await this.waitForResult(state, ticket);
-          emitSafely(state.onEvent, { type: 'done', model_id: modelId, request_id: ticket.request_id, elapsed_ms: Date.now() - state.started });
-          return assetsOf(output);
+          return this.finished(state, ticket, await this.waitForResult(state, ticket));
         } catch (error) {
-          // A resumed request that fal no longer knows, or that was cancelled, is submitted anew.
-          if (!(error instanceof RequestGone || error instanceof FalBadRequest) || controller.signal.aborted) throw error;
+          // A recorded request is resumed only while fal reports it queued, in progress or
+          // completed. One that failed, that fal no longer knows (404) or that ended any other
+          // way (expired, cancelled) will never produce a result: forget it and submit afresh.
+          // A connection failure says nothing about the request: it stays recorded.
+          if (controller.signal.aborted || !(error instanceof FalError || error instanceof RequestEnded)) throw error;
+          options.onDropped?.();
+          emitSafely(state.onEvent, { type: 'notice', model_id: modelId, request_id: ticket.request_id, message: `${modelId}: the earlier request ${ticket.request_id} cannot be collected (${(error as Error).message}); submitting it again` });
           ticket = undefined;
         }
       }
       ticket = await this.submit(state, args);
       options.onSubmitted?.(ticket);
-      const output = await this.waitForResult(state, ticket);
-      emitSafely(state.onEvent, { type: 'done', model_id: modelId, request_id: ticket.request_id, elapsed_ms: Date.now() - state.started });
-      return assetsOf(output);
+      return this.finished(state, ticket, await this.waitForResult(state, ticket));
     } catch (error) {
       let thrown = error;
       if (controller.signal.aborted) {
-        if (ticket) await this.cancel(state, ticket);
+        if (ticket && (await this.stop(state, ticket, timedOut))) options.onDropped?.();
         thrown = timedOut ? new FalTimeout(modelId, Date.now() - state.started) : new RenderAbortedError(`the call to ${modelId}`);
-      } else if (error instanceof RequestGone) {
-        thrown = new FalServerError(modelId, 404, 'fal no longer knows the submitted request');
-      } else if (!(error instanceof FalError)) {
+      } else if (error instanceof RequestEnded) {
+        options.onDropped?.();
+        thrown = new FalServerError(modelId, error.status, error.message);
+      } else if (error instanceof FalError) {
+        // Every typed failure ends the request for us: a re-run must submit afresh, not resume it.
+        options.onDropped?.();
+      } else {
+        // The status is unknown (the connection failed): the ticket stays recorded for this call.
         thrown = new FalServerError(modelId, undefined, `the connection failed (${(error as Error).message})`, { cause: error });
       }
       emitSafely(state.onEvent, { type: 'error', model_id: modelId, request_id: ticket?.request_id, message: (thrown as Error).message, elapsed_ms: Date.now() - state.started });
@@ -131,6 +148,43 @@ export class FalProvider implements Provider {
     } finally {
       clearTimeout(timer);
       userSignal?.removeEventListener('abort', onUserAbort);
+    }
+  }
+
+  private finished(state: CallState, ticket: RequestTicket, output: Record<string, unknown>): Asset[] {
+    emitSafely(state.onEvent, { type: 'done', model_id: state.modelId, request_id: ticket.request_id, elapsed_ms: Date.now() - state.started });
+    return assetsOf(output);
+  }
+
+  /**
+   * After an abort: a timed-out request is cancelled. On Ctrl-C, a request fal has not started
+   * (still queued) is cancelled, since nothing is spent on it yet; one already running (or whose
+   * status cannot be read) is left to finish, so the next run collects it instead of paying for
+   * it again. True when the request was cancelled and its ticket must be forgotten.
+   */
+  private async stop(state: CallState, ticket: RequestTicket, timedOut: boolean): Promise<boolean> {
+    if (!timedOut) {
+      const status = await this.statusNow(state, ticket);
+      if (status === 'IN_PROGRESS' || status === 'COMPLETED' || status === undefined) return false;
+      if (status === 'GONE') return true;
+    }
+    return this.cancel(state, ticket);
+  }
+
+  /** One status read with its own short deadline (the call's signal is aborted): the status word, GONE on 404, undefined when unknown. */
+  private async statusNow(state: CallState, ticket: RequestTicket): Promise<string | undefined> {
+    try {
+      const { statusCode, body } = await request(ticket.status_url, {
+        method: 'GET',
+        headers: { authorization: `Key ${state.key}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(5000),
+      });
+      const text = await body.text();
+      if (statusCode === 404) return 'GONE';
+      const status = statusCode === 200 ? parseJson(text)?.status : undefined;
+      return typeof status === 'string' ? status : undefined;
+    } catch {
+      return undefined;
     }
   }
 
@@ -175,13 +229,13 @@ export class FalProvider implements Provider {
     const statusUrl = withQuery(ticket.status_url, 'logs', '1');
     while (!completed) {
       const reply = await this.exchange('status', state, 'GET', statusUrl, undefined, { retryMalformed: true });
-      if (reply.status === 404) throw new RequestGone();
+      if (reply.status === 404) throw gone(ticket);
       if (reply.status < 200 || reply.status >= 300) throw httpError(state.modelId, reply);
       completed = this.onStatus(state, ticket, reply.json!, seen);
       if (!completed) await sleep(this.options.pollIntervalMs, state.signal);
     }
     const reply = await this.exchange('result', state, 'GET', ticket.response_url, undefined, { retryMalformed: true });
-    if (reply.status === 404) throw new RequestGone();
+    if (reply.status === 404) throw gone(ticket);
     if (reply.status < 200 || reply.status >= 300) throw httpError(state.modelId, reply);
     return reply.json!;
   }
@@ -195,6 +249,9 @@ export class FalProvider implements Provider {
     }
     seen.logs = Math.max(seen.logs, logs.length);
     if (body.status === 'COMPLETED') return true;
+    if (body.status !== 'IN_QUEUE' && body.status !== 'IN_PROGRESS') {
+      throw new RequestEnded(200, `fal reports the request ${ticket.request_id} as ${JSON.stringify(body.status ?? null)}`);
+    }
     emitSafely(state.onEvent, {
       type: 'progress',
       model_id: state.modelId,
@@ -236,18 +293,21 @@ export class FalProvider implements Provider {
     }
   }
 
-  private async cancel(state: CallState, ticket: RequestTicket): Promise<void> {
+  /** Cancels a request; true when fal accepted the cancellation (or no longer knows it). */
+  private async cancel(state: CallState, ticket: RequestTicket): Promise<boolean> {
     // Our own short deadline: the call's signal is already aborted, and a cancel that hangs
     // must not keep Ctrl-C from returning.
     try {
-      const { body } = await request(ticket.cancel_url, {
+      const { statusCode, body } = await request(ticket.cancel_url, {
         method: 'PUT',
         headers: { authorization: `Key ${state.key}`, accept: 'application/json' },
         signal: AbortSignal.timeout(5000),
       });
       await body.dump();
+      return (statusCode >= 200 && statusCode < 300) || statusCode === 404;
     } catch {
-      // best effort: the request may already be finished or fal unreachable
+      // best effort: fal unreachable; the status stays unknown and the ticket recorded
+      return false;
     }
   }
 

@@ -28,6 +28,12 @@ export interface ProviderRunOptions {
   resume?: RequestTicket;
   /** Called as soon as the request is submitted, before waiting for it. */
   onSubmitted?: (ticket: RequestTicket) => void;
+  /**
+   * Called when the submitted (or resumed) request will never produce a result: it failed, was
+   * cancelled, or fal no longer knows it. Its ticket must then be forgotten, so that the next
+   * render submits the call afresh instead of resuming a dead request.
+   */
+  onDropped?: () => void;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { annotationEtag } from '../../digest/etag.js';
 import type { Annotation } from '../../model/annotation.js';
-import { annotationToWire } from '../../model/wire.js';
+import { annotationToOutput } from '../../model/wire.js';
 import { wireJsonArray } from '../../model/wire-json.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
 import { InvalidQueryError } from '../errors.js';
@@ -12,12 +12,14 @@ export const DEFAULT_LIST_LIMIT = 1000;
 export const MAX_LIST_LIMIT = 100_000;
 
 /** Query parameters of GET /annotations whose errors are the query's, not the body's. */
-const LIST_PARAMETERS = ['tier', 'start', 'end', 'relation', 'rate', 'limit'];
+const LIST_PARAMETERS = ['tier', 'start', 'end', 'relation', 'rate', 'fps', 'limit'];
+
+/** Query parameters of the writes: the rate body times given in seconds or timecodes must be exact at, and the fps of SMPTE timecodes. */
+const WRITE_PARAMETERS = ['rate', 'fps'];
 
 export function registerAnnotationRoutes(app: FastifyInstance, { service }: RouteContext): void {
   app.post('/annotations', async (request, reply) => {
-    QueryParams.of(request.query, []);
-    const { value, clock } = await service.createAnnotation(request.body as AnnotationInput, actorOf(request));
+    const { value, clock } = await service.createAnnotation(request.body as AnnotationInput, actorOf(request), timeOptions(QueryParams.of(request.query, WRITE_PARAMETERS)));
     return sendAnnotation(withClock(reply, clock).code(201).header('Location', `/annotations/${value.id}`), value);
   });
 
@@ -34,8 +36,9 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
         end: query.string('end'),
         relation: query.string('relation'),
         rate,
+        fps: query.string('fps'),
         limit: limit + 1,
-      });
+      }, { seconds: true });
     } catch (error) {
       throw asQueryError(error);
     }
@@ -44,7 +47,7 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
       found = found.slice(0, limit);
       reply.header('X-Annot-Truncated', 'true');
     }
-    // Serialised by hand (same bytes as JSON.stringify of the wire forms): about half the cost, no wire objects.
+    // Serialised by hand (same bytes as JSON.stringify of the output forms), no wire objects.
     return reply.type('application/json; charset=utf-8').send(wireJsonArray(found));
   });
 
@@ -54,12 +57,13 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
   });
 
   app.patch<{ Params: { id: string } }>('/annotations/:id', async (request, reply) => {
-    QueryParams.of(request.query, []);
+    const query = QueryParams.of(request.query, WRITE_PARAMETERS);
     const { value, clock } = await service.updateAnnotation(
       request.params.id,
       request.body as AnnotationPatch,
       singleHeader(request.headers['if-match']),
       actorOf(request),
+      timeOptions(query),
     );
     return sendAnnotation(withClock(reply, clock), value);
   });
@@ -73,7 +77,11 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
 }
 
 function sendAnnotation(reply: FastifyReply, annotation: Annotation): FastifyReply {
-  return reply.header('ETag', annotationEtag(annotation)).send(annotationToWire(annotation));
+  return reply.header('ETag', annotationEtag(annotation)).send(annotationToOutput(annotation));
+}
+
+function timeOptions(query: QueryParams): { rate?: number; fps?: string } {
+  return { rate: query.integer('rate', { min: 1, max: Number.MAX_SAFE_INTEGER }), fps: query.string('fps') };
 }
 
 function singleHeader(value: string | string[] | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { wireWithSeconds } from '../../model/wire.js';
 import { QueryParams } from '../query-params.js';
 import type { RouteContext } from '../route-context.js';
 
@@ -25,6 +26,7 @@ export function registerOpLogRoutes(app: FastifyInstance, { service }: RouteCont
 
   app.get('/state-at', async (request) => {
     const query = QueryParams.of(request.query, ['clock']);
-    return service.stateAt(query.requiredInteger('clock', CLOCK, 'the op-log clock to replay up to (GET /oplog/latest-clock gives the newest)'));
+    const state = await service.stateAt(query.requiredInteger('clock', CLOCK, 'the op-log clock to replay up to (GET /oplog/latest-clock gives the newest)'));
+    return { ...state, annotations: state.annotations.map(wireWithSeconds) };
   });
 }

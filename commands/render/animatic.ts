@@ -1,0 +1,31 @@
+import { Flags } from '@oclif/core';
+import { AnnotCommand } from '../../src/cli/base-command.js';
+import { holdFlag, parseHold } from '../../src/cli/hold-flag.js';
+import { writeLine } from '../../src/cli/output.js';
+
+export default class RenderAnimatic extends AnnotCommand {
+  static override description =
+    'Assemble the animatic of a rendered scene from its manifest alone (no unit is looked at again): one H.264/AAC mp4 of the talking videos, or the stills with the speech, shots without beats held; the lines as a mov_text track and a sidecar .vtt. Rewritten only when the media change';
+  static override examples = ['<%= config.bin %> render animatic --manifest build/The_Last_Keeper.manifest.json --out build/scene.mp4'];
+  static override flags = {
+    manifest: Flags.string({ description: 'the manifest written by `annot render scene`', required: true }),
+    out: Flags.string({ description: 'the mp4 to write (its .vtt goes beside it)', required: true }),
+    hold: holdFlag,
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(RenderAnimatic);
+    const hold = parseHold(flags.hold);
+    const [{ readManifestFile }, { writeAnimatic }] = await Promise.all([import('../../src/render/manifest-file.js'), import('../../src/render/animatic.js')]);
+    const manifest = readManifestFile(flags.manifest);
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.on('SIGINT', onSigint);
+    try {
+      const a = await writeAnimatic(manifest, flags.out, { hold, signal: controller.signal });
+      writeLine(`animatic ${a.path}: ${a.duration.toFixed(3)} s in ${a.parts} parts, subtitles ${a.subtitles}${a.written ? '' : ' (unchanged)'}`);
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  }
+}

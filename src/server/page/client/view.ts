@@ -1,0 +1,340 @@
+// Draws the lanes on one canvas, only what is in view, and maps pixels to times and blocks.
+import { labelOf, type Item, type Lane, type TimelineModel } from './model.js';
+import { formatTime, precisionFor, tickStep, type TimeFormat } from './time-format.js';
+
+export const LABEL_WIDTH = 210;
+export const AXIS_HEIGHT = 30;
+export const LANE_HEIGHT = 36;
+const EDGE_PX = 6;
+const MIN_PX_PER_SECOND = 1e-4;
+const MAX_PX_PER_SECOND = 1e5;
+
+const PALETTE = ['#4f7cff', '#2fb37a', '#e0913b', '#b45fd6', '#e05a6a', '#2aa7c0', '#8f9b2f', '#d46fa8'];
+
+export type Grab = 'start' | 'end' | 'move';
+
+export interface Hit {
+  item: Item;
+  grab: Grab;
+}
+
+/** A retime being dragged: drawn at its preview times until it is saved. */
+export interface Preview {
+  id: string;
+  start: number;
+  end: number;
+}
+
+export class TimelineView {
+  viewStart = 0;
+  pxPerSecond = 50;
+  format: TimeFormat = 'seconds';
+  selected: string | null = null;
+  preview: Preview | null = null;
+  playhead: number | null = null;
+  private readonly ctx: CanvasRenderingContext2D;
+  private width = 0;
+  private height = 0;
+  private drawn = -1;
+  private dirty = true;
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly model: TimelineModel,
+  ) {
+    this.ctx = canvas.getContext('2d')!;
+  }
+
+  get timelineWidth(): number {
+    return Math.max(1, this.width - LABEL_WIDTH);
+  }
+
+  get viewEnd(): number {
+    return this.viewStart + this.timelineWidth / this.pxPerSecond;
+  }
+
+  xOf(seconds: number): number {
+    return LABEL_WIDTH + (seconds - this.viewStart) * this.pxPerSecond;
+  }
+
+  timeAt(x: number): number {
+    return this.viewStart + (x - LABEL_WIDTH) / this.pxPerSecond;
+  }
+
+  laneAt(y: number): Lane | undefined {
+    if (y < AXIS_HEIGHT) return undefined;
+    return this.model.lanes[Math.floor((y - AXIS_HEIGHT) / LANE_HEIGHT)];
+  }
+
+  laneTop(lane: Lane): number {
+    return AXIS_HEIGHT + this.model.lanes.indexOf(lane) * LANE_HEIGHT;
+  }
+
+  zoomAt(x: number, factor: number): void {
+    const anchor = this.timeAt(x);
+    this.pxPerSecond = Math.min(MAX_PX_PER_SECOND, Math.max(MIN_PX_PER_SECOND, this.pxPerSecond * factor));
+    this.viewStart = anchor - (x - LABEL_WIDTH) / this.pxPerSecond;
+    this.invalidate();
+  }
+
+  panBy(px: number): void {
+    this.viewStart += px / this.pxPerSecond;
+    this.invalidate();
+  }
+
+  fit(): void {
+    const [start, end] = this.model.extent();
+    const span = Math.max(end - start, 0.5);
+    this.pxPerSecond = this.timelineWidth / (span * 1.04);
+    this.viewStart = start - span * 0.02;
+    this.invalidate();
+  }
+
+  invalidate(): void {
+    this.dirty = true;
+  }
+
+  /** The block under a point and which part of it (an edge or the body). */
+  hit(x: number, y: number): Hit | null {
+    const lane = this.laneAt(y);
+    if (!lane || x < LABEL_WIDTH) return null;
+    const slop = EDGE_PX / this.pxPerSecond;
+    const t = this.timeAt(x);
+    let best: Hit | null = null;
+    let bestWidth = Infinity;
+    for (const item of this.model.visible(lane, t - slop, t + slop)) {
+      const [start, end] = this.timesOf(item);
+      const x0 = this.xOf(start);
+      const x1 = this.xOf(end);
+      if (x < x0 - EDGE_PX || x > x1 + EDGE_PX) continue;
+      const width = x1 - x0;
+      if (width >= bestWidth) continue;
+      bestWidth = width;
+      const grab: Grab = item.wire.reference.kind !== 'media' ? 'move' : Math.abs(x - x0) <= EDGE_PX && width > EDGE_PX ? 'start' : Math.abs(x - x1) <= EDGE_PX ? 'end' : 'move';
+      best = { item, grab };
+    }
+    return best;
+  }
+
+  timesOf(item: Item): [number, number] {
+    return this.preview && this.preview.id === item.wire.id ? [this.preview.start, this.preview.end] : [item.start, item.end];
+  }
+
+  /** The centre of a block in client coordinates, or null when it is not in view (used by tests). */
+  blockCenter(id: string): { x: number; y: number } | null {
+    const item = this.model.items.get(id);
+    const lane = item && this.model.laneOf(item);
+    if (!item || !lane) return null;
+    const [start, end] = this.timesOf(item);
+    const x0 = Math.max(this.xOf(start), LABEL_WIDTH);
+    const x1 = Math.min(this.xOf(end), this.width);
+    if (x1 < x0) return null;
+    const box = this.canvas.getBoundingClientRect();
+    return { x: box.left + (x0 + x1) / 2, y: box.top + this.laneTop(lane) + LANE_HEIGHT / 2 };
+  }
+
+  /** Redraws when something changed since the last frame. */
+  frame(): void {
+    const parent = this.canvas.parentElement!;
+    const width = parent.clientWidth;
+    const height = Math.max(parent.clientHeight, AXIS_HEIGHT + this.model.lanes.length * LANE_HEIGHT + 8);
+    if (width !== this.width || height !== this.height) {
+      const ratio = window.devicePixelRatio || 1;
+      this.width = width;
+      this.height = height;
+      this.canvas.width = Math.round(width * ratio);
+      this.canvas.height = Math.round(height * ratio);
+      this.canvas.style.width = `${width}px`;
+      this.canvas.style.height = `${height}px`;
+      this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      this.dirty = true;
+    }
+    if (!this.dirty && this.drawn === this.model.version) return;
+    this.dirty = false;
+    this.drawn = this.model.version;
+    this.draw();
+  }
+
+  private draw(): void {
+    const { ctx } = this;
+    ctx.clearRect(0, 0, this.width, this.height);
+    ctx.fillStyle = '#fbfbfd';
+    ctx.fillRect(0, 0, this.width, this.height);
+    this.model.lanes.forEach((lane, index) => this.drawLane(lane, index));
+    this.drawAxis();
+    this.drawPlayhead();
+  }
+
+  private drawAxis(): void {
+    const { ctx } = this;
+    ctx.fillStyle = '#eef0f5';
+    ctx.fillRect(0, 0, this.width, AXIS_HEIGHT);
+    ctx.strokeStyle = '#c9ceda';
+    ctx.beginPath();
+    ctx.moveTo(0, AXIS_HEIGHT - 0.5);
+    ctx.lineTo(this.width, AXIS_HEIGHT - 0.5);
+    ctx.stroke();
+    const step = tickStep(this.pxPerSecond);
+    const precision = precisionFor(step);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    for (let t = Math.ceil(this.viewStart / step) * step; t <= this.viewEnd; t += step) {
+      const x = Math.round(this.xOf(t)) + 0.5;
+      ctx.strokeStyle = '#9aa3b5';
+      ctx.beginPath();
+      ctx.moveTo(x, AXIS_HEIGHT - 8);
+      ctx.lineTo(x, AXIS_HEIGHT);
+      ctx.stroke();
+      ctx.strokeStyle = 'rgba(120,130,150,0.12)';
+      ctx.beginPath();
+      ctx.moveTo(x, AXIS_HEIGHT);
+      ctx.lineTo(x, this.height);
+      ctx.stroke();
+      ctx.fillStyle = '#4a5163';
+      ctx.fillText(formatTime(t, this.format, precision), x + 4, AXIS_HEIGHT / 2 - 2);
+    }
+    ctx.fillStyle = '#eef0f5';
+    ctx.fillRect(0, 0, LABEL_WIDTH, AXIS_HEIGHT);
+    ctx.fillStyle = '#6b7285';
+    ctx.fillText(this.format === 'seconds' ? 'tier  ·  seconds' : 'tier  ·  timecode', 10, AXIS_HEIGHT / 2);
+  }
+
+  private drawLane(lane: Lane, index: number): void {
+    const { ctx } = this;
+    const top = AXIS_HEIGHT + index * LANE_HEIGHT;
+    ctx.fillStyle = index % 2 === 0 ? '#ffffff' : '#f5f6fa';
+    ctx.fillRect(LABEL_WIDTH, top, this.width - LABEL_WIDTH, LANE_HEIGHT);
+    const color = PALETTE[index % PALETTE.length];
+
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(LABEL_WIDTH, top, this.width - LABEL_WIDTH, LANE_HEIGHT);
+    ctx.clip();
+    const from = this.viewStart;
+    const to = this.viewEnd;
+    let lastPixel = -Infinity;
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    for (const item of this.model.visible(lane, from, to)) {
+      const [start, end] = this.timesOf(item);
+      const x0 = this.xOf(start);
+      const x1 = this.xOf(end);
+      const selected = item.wire.id === this.selected;
+      // At a zoom where many blocks share a pixel, one drawing per pixel column is enough.
+      if (x1 - x0 < 1 && !selected && Math.floor(x0) === lastPixel) continue;
+      lastPixel = Math.floor(x0);
+      if (end === start) this.drawPoint(x0, top, color, selected);
+      else this.drawBlock(item, x0, x1, top, color, selected);
+    }
+    ctx.restore();
+
+    // The label column: the tier nested under its parent, its stereotype below its name.
+    ctx.fillStyle = index % 2 === 0 ? '#f3f4f8' : '#eceef4';
+    ctx.fillRect(0, top, LABEL_WIDTH, LANE_HEIGHT);
+    ctx.strokeStyle = '#dde1ea';
+    ctx.beginPath();
+    ctx.moveTo(0, top + LANE_HEIGHT - 0.5);
+    ctx.lineTo(this.width, top + LANE_HEIGHT - 0.5);
+    ctx.moveTo(LABEL_WIDTH - 0.5, top);
+    ctx.lineTo(LABEL_WIDTH - 0.5, top + LANE_HEIGHT);
+    ctx.stroke();
+    const indent = 10 + lane.depth * 14;
+    ctx.fillStyle = color;
+    ctx.fillRect(indent - 6, top + 8, 3, LANE_HEIGHT - 16);
+    if (lane.depth > 0) {
+      ctx.strokeStyle = '#b5bccb';
+      ctx.beginPath();
+      ctx.moveTo(indent - 14, top);
+      ctx.lineTo(indent - 14, top + LANE_HEIGHT / 2);
+      ctx.lineTo(indent - 8, top + LANE_HEIGHT / 2);
+      ctx.stroke();
+    }
+    ctx.fillStyle = '#1f2430';
+    ctx.font = '600 12px system-ui, sans-serif';
+    ctx.fillText(clip(ctx, lane.tier.name, LABEL_WIDTH - indent - 8), indent, top + 12);
+    ctx.fillStyle = '#7a8194';
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.fillText(`${lane.tier.stereotype}${lane.tier.parent ? ` ← ${lane.tier.parent}` : ''} · ${lane.items.length}`, indent, top + 26);
+  }
+
+  private drawBlock(item: Item, x0: number, x1: number, top: number, color: string, selected: boolean): void {
+    const { ctx } = this;
+    const y = top + 5;
+    const h = LANE_HEIGHT - 10;
+    const width = Math.max(1, x1 - x0);
+    ctx.fillStyle = selected ? '#ffd166' : tint(color);
+    ctx.strokeStyle = selected ? '#b7791f' : color;
+    ctx.lineWidth = selected ? 2 : 1;
+    if (width > 6) {
+      ctx.beginPath();
+      ctx.roundRect(x0 + 0.5, y + 0.5, width - 1, h - 1, 3);
+      ctx.fill();
+      ctx.stroke();
+    } else {
+      ctx.fillStyle = color;
+      ctx.fillRect(x0, y, width, h);
+    }
+    ctx.lineWidth = 1;
+    if (width > 24) {
+      ctx.fillStyle = '#1f2430';
+      const left = Math.max(x0, LABEL_WIDTH) + 5;
+      ctx.fillText(clip(ctx, labelOf(item.wire), x1 - left - 4), left, y + h / 2);
+    }
+  }
+
+  private drawPoint(x: number, top: number, color: string, selected: boolean): void {
+    const { ctx } = this;
+    ctx.strokeStyle = selected ? '#b7791f' : color;
+    ctx.lineWidth = selected ? 3 : 2;
+    ctx.beginPath();
+    ctx.moveTo(x, top + 6);
+    ctx.lineTo(x, top + LANE_HEIGHT - 6);
+    ctx.stroke();
+    ctx.fillStyle = selected ? '#b7791f' : color;
+    ctx.beginPath();
+    ctx.moveTo(x - 4, top + 4);
+    ctx.lineTo(x + 4, top + 4);
+    ctx.lineTo(x, top + 10);
+    ctx.fill();
+    ctx.lineWidth = 1;
+  }
+
+  private drawPlayhead(): void {
+    if (this.playhead === null) return;
+    const x = this.xOf(this.playhead);
+    if (x < LABEL_WIDTH || x > this.width) return;
+    const { ctx } = this;
+    ctx.strokeStyle = '#e5383b';
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(x, 0);
+    ctx.lineTo(x, this.height);
+    ctx.stroke();
+    ctx.fillStyle = '#e5383b';
+    ctx.beginPath();
+    ctx.moveTo(x - 6, 0);
+    ctx.lineTo(x + 6, 0);
+    ctx.lineTo(x, 8);
+    ctx.fill();
+    ctx.lineWidth = 1;
+  }
+}
+
+function tint(hex: string): string {
+  const n = parseInt(hex.slice(1), 16);
+  const mix = (c: number) => Math.round(c + (255 - c) * 0.72);
+  return `rgb(${mix(n >> 16)}, ${mix((n >> 8) & 255)}, ${mix(n & 255)})`;
+}
+
+function clip(ctx: CanvasRenderingContext2D, text: string, width: number): string {
+  if (width <= 8) return '';
+  if (ctx.measureText(text).width <= width) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (ctx.measureText(`${text.slice(0, mid)}…`).width <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo === 0 ? '' : `${text.slice(0, lo)}…`;
+}

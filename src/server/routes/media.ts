@@ -1,0 +1,83 @@
+import { createReadStream, statSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RouteNotFoundError } from '../errors.js';
+import { QueryParams } from '../query-params.js';
+import { routeDoc } from './route-doc.js';
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.webm': 'video/webm', '.ogv': 'video/ogg', '.mov': 'video/quicktime', '.mkv': 'video/x-matroska',
+  '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.aac': 'audio/aac', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.oga': 'audio/ogg', '.opus': 'audio/ogg', '.flac': 'audio/flac',
+};
+
+/** The Content-Type of a media file by its extension; unknown ones are served as bytes. */
+export function mediaTypeOf(path: string): string {
+  return MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Whether the page plays a file in `<video>` or in `<audio>`. */
+export function mediaElementOf(path: string): 'video' | 'audio' {
+  return mediaTypeOf(path).startsWith('audio/') ? 'audio' : 'video';
+}
+
+/** A byte range `[start, end]`, both inclusive as in Content-Range. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The range a `Range` header asks for within `size` bytes (RFC 9110 §14): `bytes=a-b`, `bytes=a-`
+ * or the suffix `bytes=-n`. Null means "send it whole" (no header, another unit, several ranges,
+ * which a media element never asks for); 'unsatisfiable' answers 416.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
+  if (header === undefined) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+/**
+ * `GET /media`: the file given to `annot serve --media` (or the annotations' own asset, when it
+ * is a local file), with Range support so a media element can seek without loading it all.
+ */
+export function registerMediaRoutes(app: FastifyInstance, mediaPath: string | undefined): void {
+  app.get('/media', {
+    schema: routeDoc('the media file of `annot serve --media`, with HTTP Range support (206 Partial Content)', {
+      querystring: { type: 'object', properties: { token: { type: 'string', description: 'the bearer token, for media elements that cannot set headers' } } },
+    }),
+  }, async (request: FastifyRequest, reply: FastifyReply) => {
+    QueryParams.of(request.query, ['token']);
+    if (mediaPath === undefined) throw new RouteNotFoundError('this server has no media: start it with annot serve FILE --media <file>');
+    let size: number;
+    let modified: Date;
+    try {
+      const stat = statSync(mediaPath);
+      size = stat.size;
+      modified = stat.mtime;
+    } catch {
+      throw new RouteNotFoundError(`the media file ${basename(mediaPath)} is gone`);
+    }
+    reply.header('Accept-Ranges', 'bytes').header('Content-Type', mediaTypeOf(mediaPath)).header('Last-Modified', modified.toUTCString());
+    reply.header('Cache-Control', 'no-cache');
+    const range = parseRange(request.headers.range, size);
+    if (range === 'unsatisfiable') {
+      return reply.code(416).header('Content-Range', `bytes */${size}`).type('application/json; charset=utf-8')
+        .send({ error: { code: 'ANNOT_RANGE_NOT_SATISFIABLE', message: `Range ${request.headers.range} lies outside the ${size} bytes of the media` } });
+    }
+    if (range === null) return reply.header('Content-Length', String(size)).send(createReadStream(mediaPath));
+    return reply.code(206)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('Content-Length', String(range.end - range.start + 1))
+      .send(createReadStream(mediaPath, { start: range.start, end: range.end }));
+  });
+}

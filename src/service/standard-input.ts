@@ -1,0 +1,24 @@
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+/** Standard input copied into a temporary file, for readers that need a path (and a head to sniff). */
+export interface SpooledInput {
+  readonly path: string;
+  /** Removes the temporary file. */
+  dispose(): void;
+}
+
+/** Reads a stream (standard input) to its end into a temporary file. */
+export async function spoolInput(stream: NodeJS.ReadableStream = process.stdin): Promise<SpooledInput> {
+  const dir = mkdtempSync(join(tmpdir(), 'annot-stdin-'));
+  const path = join(dir, 'stdin');
+  try {
+    await pipeline(stream, createWriteStream(path));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,59 @@
+import { FormatParseError } from '../adapters/errors.js';
+import type { Finding } from '../adapters/finding.js';
+import { openAnnotationFile } from './open-annotation-file.js';
+import { validateAnnotations, type ValidationSummary } from './validate-annotations.js';
+
+export interface AnnotationFileValidation {
+  readonly file: string;
+  readonly format: string;
+  /** Null when the file could not be read at all (its parse error is among the findings). */
+  readonly summary: ValidationSummary | null;
+  /** The reader's findings, a parse error, and every violation the store checks found, in that order. */
+  readonly findings: Finding[];
+}
+
+export interface ValidateFileOptions {
+  readonly from?: string;
+  readonly rate?: number;
+  /** The name findings carry: the path as typed, or `<stdin>` for a spooled standard input. */
+  readonly sourceName?: string;
+}
+
+/**
+ * Validates an annotation file as a CI wants it: what the reader repaired, dropped or guessed,
+ * a parse error with its position (the file is then not read further), and the store's own
+ * checks (body schemas, tier constraints), all as findings with a code and a severity.
+ */
+export async function validateAnnotationFile(path: string, options: ValidateFileOptions = {}): Promise<AnnotationFileValidation> {
+  const file = options.sourceName ?? path;
+  const findings: Finding[] = [];
+  let opened;
+  try {
+    opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, sourceName: file, report: (finding) => findings.push(finding) });
+  } catch (error) {
+    if (!(error instanceof FormatParseError)) throw error;
+    findings.push({ code: 'parse_error', severity: 'error', file, location: error.location, message: error.expected });
+    return { file, format: options.from ?? 'unknown', summary: null, findings };
+  }
+  let summary: ValidationSummary;
+  try {
+    summary = await validateAnnotations(opened.store);
+  } finally {
+    await opened.store.close();
+  }
+  for (const violation of summary.violations) {
+    const who = violation.annotation_id ? `annotation ${violation.annotation_id} on tier ${violation.tier}` : `tier ${violation.tier}`;
+    findings.push({ code: violation.code, severity: 'error', file, location: {}, message: `${who}: ${violation.message}` });
+  }
+  for (const schema of summary.schemas) {
+    if (schema.registered) continue;
+    findings.push({
+      code: 'schema_unregistered',
+      severity: 'warning',
+      file,
+      location: {},
+      message: `body schema ${schema.uri} is not registered in this build: its ${schema.annotations} ${schema.annotations === 1 ? 'body was' : 'bodies were'} not checked`,
+    });
+  }
+  return { file, format: opened.format.name, summary, findings };
+}

@@ -1,0 +1,170 @@
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FormatCodec } from '../../src/adapters/adapter.js';
+import { eafCodec } from '../../src/adapters/eaf/codec.js';
+import { FormatParseError, InputTooDeepError } from '../../src/adapters/errors.js';
+import { jamsCodec } from '../../src/adapters/jams/codec.js';
+import { labelStudioCodec } from '../../src/adapters/label-studio/codec.js';
+import { otioCodec } from '../../src/adapters/otio/codec.js';
+import { textgridCodec } from '../../src/adapters/textgrid/codec.js';
+import { webAnnotationCodec } from '../../src/adapters/web-annotation/codec.js';
+import { loadWith } from './codec-harness.js';
+
+/**
+ * The documented limits of the whole-file readers (issue 14, "Hostile input"): each case is
+ * refused with a typed error whose one-line message names the file and the position.
+ */
+const work = mkdtempSync(join(tmpdir(), 'annot-hostile-'));
+
+async function refusal(codec: FormatCodec, name: string, content: string | Buffer): Promise<FormatParseError> {
+  const path = join(work, name);
+  writeFileSync(path, content);
+  try {
+    await loadWith(codec, path, { sourceName: name });
+  } catch (error) {
+    expect(error).toBeInstanceOf(FormatParseError);
+    expect((error as Error).message).not.toContain('\n');
+    expect((error as Error).message.startsWith(name)).toBe(true);
+    return error as FormatParseError;
+  }
+  throw new Error(`${name} was accepted`);
+}
+
+const deepJson = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+describe('nesting depth', () => {
+  const jsonReaders: Array<[string, FormatCodec, (deep: string) => string]> = [
+    ['jams', jamsCodec, (deep) => `{"file_metadata": {}, "annotations": [{"namespace": "chord", "data": [], "sandbox": ${deep}}]}`],
+    ['otio', otioCodec, (deep) => `{"OTIO_SCHEMA": "Timeline.1", "metadata": {"x": ${deep}}}`],
+    ['labelstudio.json', labelStudioCodec, (deep) => `[{"data": {"audio": "a.wav"}, "annotations": [{"result": ${deep}}]}]`],
+    ['jsonld', webAnnotationCodec, (deep) => `{"type": "Annotation", "body": ${deep}}`],
+  ];
+  it.each(jsonReaders)('refuses JSON 100,000 levels deep in a .%s file with ANNOT_INPUT_TOO_DEEP, the depth and the position', async (extension, codec, wrap) => {
+    const error = await refusal(codec, `deep.${extension}`, wrap(deepJson(100_000)));
+    expect(error).toBeInstanceOf(InputTooDeepError);
+    expect(error.code).toBe('ANNOT_INPUT_TOO_DEEP');
+    expect(error.message).toMatch(/^deep\.[a-z.]+:1:\d+: nesting deeper than 512 levels of JSON arrays and objects/);
+    expect((error as InputTooDeepError).depth).toBe(513);
+  });
+
+  it('refuses XML nested 100,000 elements deep in an EAF file, with the line, column and element path', async () => {
+    const deep = '<ANNOTATION_DOCUMENT>\n' + '<X>'.repeat(100_000) + '</X>'.repeat(100_000) + '</ANNOTATION_DOCUMENT>';
+    const error = await refusal(eafCodec, 'deep.eaf', deep);
+    expect(error.code).toBe('ANNOT_INPUT_TOO_DEEP');
+    expect(error.message).toMatch(/^deep\.eaf:2:\d+ \(ANNOTATION_DOCUMENT\/X\/X\/X\/\.\.\.\): nesting deeper than 256 levels of XML elements/);
+  });
+
+  it('still reads JSON nested to a realistic depth', async () => {
+    const path = join(work, 'nested.jsonld');
+    writeFileSync(path, `{"type": "Annotation", "body": {"type": "TextualBody", "value": "x", "extra": ${deepJson(400)}}, "target": "a.wav#t=1,2"}`);
+    const { annotations } = await loadWith(webAnnotationCodec, path);
+    expect(annotations).toHaveLength(1);
+  });
+});
+
+describe('XML entities', () => {
+  it('never expands an entity defined in the DOCTYPE (no "billion laughs")', async () => {
+    const laughs =
+      '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">\n]>\n' +
+      '<ANNOTATION_DOCUMENT><HEADER TIME_UNITS="milliseconds"/><TIME_ORDER/><TIER TIER_ID="t" LINGUISTIC_TYPE_REF="lt">&lol2;</TIER></ANNOTATION_DOCUMENT>';
+    const error = await refusal(eafCodec, 'laughs.eaf', laughs);
+    expect(error.message).toMatch(/^laughs\.eaf:6:\d+ .*one of the XML entities &lt; &gt; &amp; &quot; &apos; or a character reference, got "&lol2;"/);
+  });
+
+  it('never resolves an external entity', async () => {
+    const external =
+      '<?xml version="1.0"?>\n<!DOCTYPE d [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n' +
+      '<ANNOTATION_DOCUMENT><HEADER TIME_UNITS="milliseconds"/><TIME_ORDER/><TIER TIER_ID="t" LINGUISTIC_TYPE_REF="lt">&xxe;</TIER></ANNOTATION_DOCUMENT>';
+    const error = await refusal(eafCodec, 'xxe.eaf', external);
+    expect(error.message).toContain('got "&xxe;"');
+    expect(error.message).not.toContain('root:');
+  });
+
+  it('refuses a character reference to a surrogate or NUL', async () => {
+    const error = await refusal(eafCodec, 'surrogate.eaf', '<ANNOTATION_DOCUMENT AUTHOR="&#xD800;"/>');
+    expect(error.message).toMatch(/^surrogate\.eaf:1:\d+: a valid character reference, got "&#xD800;"/);
+  });
+});
+
+describe('numbers that are no times', () => {
+  const observation = (time: string) => `{"file_metadata": {}, "annotations": [{"namespace": "chord",\n "data": [{"time": ${time}, "duration": 1, "value": "C", "confidence": null}]}]}`;
+  it.each([
+    ['NaN', /^nan\.jams \(\$\.annotations\[0\]\.data\[0\]\.time\): expected a time in seconds \(a finite number\), got NaN/],
+    ['Infinity', /^nan\.jams \(\$\.annotations\[0\]\.data\[0\]\.time\): expected a time in seconds \(a finite number\), got Infinity/],
+    ['1e400', /^nan\.jams:2:20: expected a number a 64-bit float can hold; 1e400 is out of range/],
+    ['-2', /^nan\.jams \(\$\.annotations\[0\]\.data\[0\]\.time\): expected a non-negative time in seconds, got -2/],
+  ])('JAMS time %s', async (time, expected) => {
+    expect((await refusal(jamsCodec, 'nan.jams', observation(time))).message).toMatch(expected);
+  });
+
+  it.each(['NaN', 'Infinity', '-Infinity'])('Label Studio and Web Annotation refuse a bare %s with its line and column', async (token) => {
+    const ls = await refusal(labelStudioCodec, 'bad.labelstudio.json', `[{"data": {"audio": "a.wav"},\n "annotations": [{"result": [{"value": {"start": ${token}, "end": 2, "labels": ["x"]}}]}]}]`);
+    expect(ls.message).toMatch(new RegExp(`^bad\\.labelstudio\\.json:2:\\d+: expected a finite number; ${token} is not a JSON number`));
+    const wa = await refusal(webAnnotationCodec, 'bad.jsonld', `{"type": "Annotation",\n"x": ${token}}`);
+    expect(wa.message).toMatch(/^bad\.jsonld:2:6: expected a finite number/);
+  });
+
+  it.each([
+    ['NaN', /^bad\.TextGrid:12:\d+: expected the xmax of interval 1 of tier 1, found string "a"/],
+    ['1e400', /^bad\.TextGrid:12:1: expected the xmin of interval 1 of tier 1 in seconds, at most 1000000000000; found 1e400/],
+    ['-1', /^bad\.TextGrid:12:1: expected the xmin of interval 1 of tier 1 in seconds, not negative; found -1/],
+  ])('TextGrid time %s', async (time, expected) => {
+    // NaN is no number to Praat's reader: a word it skips, so 2 is taken as the xmin and "a" is found where the xmax should be.
+    const grid = `File type = "ooTextFile"\nObject class = "TextGrid"\n0\n5\n<exists>\n1\n"IntervalTier"\n"t"\n0\n5\n1\n${time} 2 "a"\n`;
+    expect((await refusal(textgridCodec, 'bad.TextGrid', grid)).message).toMatch(expected);
+  });
+});
+
+describe('text encodings', () => {
+  const readers: Array<[string, FormatCodec, string]> = [
+    ['jams', jamsCodec, '{"file_metadata": {},\n "annotations": [], "x": "caf\u00e9"}'],
+    ['otio', otioCodec, '{"OTIO_SCHEMA": "Timeline.1",\n "name": "caf\u00e9", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": []}}'],
+    ['labelstudio.json', labelStudioCodec, '[{"data": {"audio": "a.wav"},\n "annotations": [], "x": "caf\u00e9"}]'],
+    ['jsonld', webAnnotationCodec, '{"type": "AnnotationCollection",\n "label": "caf\u00e9"}'],
+    ['eaf', eafCodec, '<ANNOTATION_DOCUMENT AUTHOR="x">\n<HEADER AUTHOR="caf\u00e9"/></ANNOTATION_DOCUMENT>'],
+    ['TextGrid', textgridCodec, 'File type = "ooTextFile"\nObject class = "TextGrid"\n0 1 <absent> ! caf\u00e9\n'],
+  ];
+
+  it.each(readers)('a .%s file with a Latin-1 byte is refused with the line and column of the byte', async (extension, codec, text) => {
+    const latin1 = Buffer.from(text, 'latin1');
+    const error = await refusal(codec, `latin1.${extension}`, latin1);
+    const lines = text.split('\n');
+    const line = lines.findIndex((each) => each.includes('\u00e9')) + 1;
+    const column = lines[line - 1].indexOf('\u00e9') + 1;
+    expect(error.message).toContain(`latin1.${extension}:${line}:${column}: expected UTF-8 text; byte 0xE9`);
+  });
+
+  it.each(readers)('a .%s file in UTF-16 without a byte-order mark is refused', async (extension, codec, text) => {
+    const error = await refusal(codec, `utf16.${extension}`, Buffer.from(text, 'utf16le'));
+    expect(error.message).toContain(`utf16.${extension}:1:1: expected UTF-8 text, or UTF-16 with a byte-order mark; this looks like UTF-16 without one`);
+  });
+
+  it.each(readers)('a .%s file in UTF-16 with a lone surrogate is refused with its position', async (extension, codec, text) => {
+    const units = Buffer.from('\ufeff' + text.replace('\u00e9', '\ud800'), 'utf16le');
+    const error = await refusal(codec, `lone.${extension}`, units);
+    expect(error.message).toMatch(new RegExp(`^lone\\.${extension.replace('.', '\\.')}:\\d:\\d+: expected UTF-16LE text; a lone surrogate \\(0xD800\\)`));
+  });
+
+  it('an encoded surrogate in UTF-8 (CESU-8) is invalid UTF-8', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"type": "Annotation", "x": "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]);
+    expect((await refusal(webAnnotationCodec, 'cesu.jsonld', bytes)).message).toContain('cesu.jsonld:1:30: expected UTF-8 text; byte 0xED');
+  });
+
+  it('a \\uD800 escape without its pair in a JSON string is refused', async () => {
+    const error = await refusal(webAnnotationCodec, 'escape.jsonld', '{"type": "Annotation",\n "x": "a\\ud800b"}');
+    expect(error.message).toBe('escape.jsonld:2:7: expected a string without lone surrogates (a \\uD800-\\uDFFF escape must be one half of a pair)');
+  });
+
+  it('a surrogate pair written as two escapes is a character', async () => {
+    const path = join(work, 'pair.jsonld');
+    writeFileSync(path, '{"type": "Annotation", "body": {"type": "TextualBody", "value": "\\ud83c\\udfb5"}, "target": "a.wav#t=1,2"}');
+    const { annotations } = await loadWith(webAnnotationCodec, path);
+    expect(JSON.stringify(annotations[0].body)).toContain('\ud83c\udfb5');
+  });
+});
+
+it('leaves no file behind in the work directory but the inputs', () => {
+  expect(existsSync(work)).toBe(true);
+  expect(readdirSync(work).every((name) => /^(deep|nested|laughs|xxe|surrogate|nan|bad|latin1|utf16|lone|cesu|escape|pair)\./.test(name))).toBe(true);
+});

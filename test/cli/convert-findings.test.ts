@@ -1,0 +1,65 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../support/run-cli.js';
+import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
+
+const fixture = (path: string) => fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url));
+const DROPPED_BLOCK = fixture('validate/dropped-block.srt');
+const TALK = fixture('talk.vtt');
+
+describe('annot convert: findings, loss reports and counts', () => {
+  const { dir, cleanup } = tempDir();
+  afterAll(cleanup);
+
+  it('prints the reader findings on stderr and still converts', async () => {
+    const out = join(dir, 'kept.vtt');
+    const result = await runCli(['convert', DROPPED_BLOCK, out]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`${DROPPED_BLOCK}:5:1: warning: skipped 1 block without a timing line (the first here) [block_dropped]`);
+    expect(existsSync(out)).toBe(true);
+  });
+
+  it('fails under --strict with exit 1 and writes nothing', async () => {
+    const result = await runCli(['convert', DROPPED_BLOCK, join(dir, 'strict.vtt'), '--strict']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[block_dropped]');
+    expect(result.stderr).toContain('under --strict; nothing was written');
+    expect(readdirSync(dir).filter((name) => name.startsWith('strict') || name.includes('.strict.vtt'))).toEqual([]);
+  });
+
+  it('fails under --strict into a .annot file too, leaving no file', async () => {
+    const result = await runCli(['convert', DROPPED_BLOCK, join(dir, 'strict.annot'), '--strict']);
+    expect(result.code).toBe(1);
+    expect(readdirSync(dir).filter((name) => name.includes('strict'))).toEqual([]);
+  });
+
+  it('names only what the source had: no provenance loss for an SRT or WebVTT source', async () => {
+    const result = await runCli(['convert', TALK, join(dir, 'talk.srt')]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('provenance');
+    expect(result.stderr).toContain('wrote');
+    const back = await runCli(['convert', DROPPED_BLOCK, join(dir, 'dropped.vtt')]);
+    expect(back.stderr).not.toContain('provenance');
+  });
+
+  it('still names provenance lost from a .annot store, which really has it', async () => {
+    const sample = join(dir, 'sample.annot');
+    await writeSampleAnnot(sample);
+    const result = await runCli(['convert', sample, join(dir, 'sample.srt')]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('srt keeps no provenance: dropped for 5 annotations');
+  });
+
+  it('counts what the output holds, in the right singular and plural', async () => {
+    const sample = join(dir, 'counted.annot');
+    await writeSampleAnnot(sample); // 6 annotations: 5 timed words, 1 note on another annotation
+    const result = await runCli(['convert', sample, join(dir, 'counted.vtt')]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('webvtt keeps no symbolic annotations: dropped for 1 annotation\n');
+    expect(result.stderr).toMatch(/wrote .*counted\.vtt \(webvtt\): 5 annotations in /);
+    const one = await runCli(['convert', fixture('web_annotation/single.json'), join(dir, 'single.srt')]);
+    expect(one.code).toBe(0);
+    expect(one.stderr).toMatch(/wrote .*single\.srt \(srt\): 1 annotation in 1 tier\n/);
+  }, 90_000);
+});

@@ -1,0 +1,48 @@
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../support/run-cli.js';
+
+/**
+ * The broken files of issue 13 that `annot validate` used to call valid. Each reader reports its
+ * finding (built on the vtt and formats branches); these tests check that validate surfaces it
+ * with its code, position and severity, and exits accordingly.
+ */
+
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/validate/${name}`, import.meta.url));
+
+interface JsonFinding {
+  code: string;
+  severity: string;
+  line?: number;
+}
+
+async function validateJson(name: string, extra: string[] = []) {
+  const result = await runCli(['validate', fixture(name), '--format', 'json', ...extra]);
+  return { code: result.code, report: JSON.parse(result.stdout) as { findings: JsonFinding[]; error_count: number; warning_count: number } };
+}
+
+describe('annot validate reports what the readers found', () => {
+  it.each([['cue-end-before-start.vtt'], ['cue-end-before-start.srt']])('%s: a cue whose end precedes its start is an error on its line (exit 1)', async (name) => {
+    const { code, report } = await validateJson(name);
+    expect(code).toBe(1);
+    expect(report.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'cue_end_before_start', severity: 'error', line: 6 })]));
+  });
+
+  it('a TextGrid IntervalTier with overlapping intervals is an error (exit 1)', async () => {
+    const { code, report } = await validateJson('overlapping-intervals.TextGrid');
+    expect(code).toBe(1);
+    expect(report.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'tier_overlap', severity: 'error' })]));
+  });
+
+  it('a WebVTT text block dropped after a blank line is a warning (exit 1 under --strict)', async () => {
+    const { code, report } = await validateJson('malformed.vtt');
+    expect(code).toBe(0);
+    expect(report.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'block_dropped', severity: 'warning' })]));
+    expect((await validateJson('malformed.vtt', ['--strict'])).code).toBe(1);
+  });
+
+  it('a Web Annotation whose FragmentSelector is empty is reported (exit 1 under --strict)', async () => {
+    const { code, report } = await validateJson('empty-selector.json', ['--strict']);
+    expect(code).toBe(1);
+    expect(report.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'empty_selector' })]));
+  });
+});

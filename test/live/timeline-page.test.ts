@@ -1,0 +1,166 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ANNOT_BIN, runCli } from '../support/run-cli.js';
+import { tempDir } from '../support/sample-annot.js';
+import { chromiumPath, toneWav } from './browser.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURE = join(ROOT, 'fixtures/eaf/all-stereotypes.eaf');
+const SCREENSHOT_DIR = join(ROOT, 'test-output');
+const executablePath = chromiumPath();
+const maybe = executablePath ? describe : describe.skip;
+
+interface Wire {
+  id: string;
+  tier: string;
+  reference: { kind: string; interval: { start: { v: number; r: number }; end: { v: number; r: number } } };
+  body: Record<string, unknown>;
+}
+
+// The page's globals as the callbacks given to page.evaluate see them (this file has no DOM types).
+declare const window: {
+  annotTimeline: {
+    ready: boolean;
+    model: { items: Map<string, unknown>; lanes: Array<{ tier: { name: string; stereotype: string }; depth: number }> };
+    view: { pxPerSecond: number };
+    blockCenter(id: string): { x: number; y: number } | null;
+  };
+};
+declare const document: { getElementById(id: string): unknown };
+
+maybe('the timeline page in chromium (annot serve FILE --media)', () => {
+  const { dir, cleanup } = tempDir();
+  let child: ChildProcessWithoutNullStreams;
+  let url: string;
+  let browser: Browser;
+  let page: Page;
+
+  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(url + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, etag: response.headers.get('etag'), json: text === '' ? undefined : JSON.parse(text) };
+  };
+  const byText = async (text: string): Promise<Wire> => ((await api('GET', '/annotations?limit=1000')).json as Wire[]).find((a) => a.body.text === text)!;
+
+  beforeAll(async () => {
+    const file = join(dir, 'session.annot');
+    const converted = await runCli(['convert', FIXTURE, file]);
+    expect(converted.code).toBe(0);
+    writeFileSync(join(dir, 'tone.wav'), toneWav(4));
+    child = spawn(process.execPath, [ANNOT_BIN, 'serve', file, '--media', join(dir, 'tone.wav')], { env: { ...process.env, ANNOT_TOKEN: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening on (http:\/\/\S+)\n/.exec(out);
+        if (match) resolve(match[1]);
+      });
+      child.on('close', (code) => reject(new Error(`annot serve exited with ${code}`)));
+    });
+    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(`${url}/`);
+    await page.waitForFunction(() => window.annotTimeline?.ready === true, null, { timeout: 15_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (child) {
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    cleanup();
+  });
+
+  it("shows the fixture's tiers as lanes, each nested under its parent, with the media player", async () => {
+    const lanes = await page.evaluate(() => window.annotTimeline.model.lanes.map((lane) => [lane.tier.name, lane.tier.stereotype, lane.depth]));
+    expect(lanes).toEqual([
+      ['A-utt', 'NONE', 0],
+      ['A-words', 'TIME_SUBDIVISION', 1],
+      ['A-morph', 'SYMBOLIC_SUBDIVISION', 2],
+      ['A-gesture', 'INCLUDED_IN', 1],
+      ['A-translation', 'SYMBOLIC_ASSOCIATION', 1],
+      ['empty', 'NONE', 0],
+    ]);
+    expect(await page.evaluate(() => window.annotTimeline.model.items.size)).toBe(10);
+    expect(await page.locator('audio#media').count()).toBe(1);
+  });
+
+  it('shows an annotation added through the HTTP API within a second, without a reload', async () => {
+    const created = await api('POST', '/annotations', {
+      tier: 'A-utt',
+      reference: { kind: 'media', asset_id: 'file:///media/session.wav', interval: { start: { v: 3100, r: 1000 }, end: { v: 3900, r: 1000 } } },
+      body: { text: 'added from the test' },
+      body_schema_uri: 'annot://schema/eaf-annotation/v1',
+    });
+    expect(created.status).toBe(201);
+    await page.waitForFunction((id) => window.annotTimeline.model.items.has(id), created.json.id, { timeout: 1000 });
+  });
+
+  it('retimes a block dragged by its body, in the store', async () => {
+    await page.click('#zoom-fit');
+    const before = await byText('<laughs>');
+    const center = (await page.evaluate((id) => window.annotTimeline.blockCenter(id), before.id))!;
+    const pxPerSecond = await page.evaluate(() => window.annotTimeline.view.pxPerSecond);
+    await page.mouse.move(center.x, center.y);
+    await page.mouse.down();
+    await page.mouse.move(center.x + 40, center.y, { steps: 5 });
+    await page.mouse.move(center.x + 80, center.y, { steps: 5 });
+    await page.mouse.up();
+    const shift = 80 / pxPerSecond;
+    let after = before;
+    for (let i = 0; i < 100 && after.reference.interval.start.v === before.reference.interval.start.v; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = (await api('GET', `/annotations/${before.id}`)).json;
+    }
+    const seconds = (t: { v: number; r: number }) => t.v / t.r;
+    expect(seconds(after.reference.interval.start)).toBeCloseTo(seconds(before.reference.interval.start) + shift, 1);
+    expect(seconds(after.reference.interval.end) - seconds(after.reference.interval.start)).toBeCloseTo(seconds(before.reference.interval.end) - seconds(before.reference.interval.start), 2);
+    expect(after.reference.interval.start.r).toBe(before.reference.interval.start.r);
+  });
+
+  it('turns a concurrent edit into the 412 path: the current version is shown and the change is retried on it', async () => {
+    const target = await byText('point');
+    const center = (await page.evaluate((id) => window.annotTimeline.blockCenter(id), target.id))!;
+    await page.mouse.dblclick(center.x, center.y);
+    const editor = page.locator('#text-editor');
+    await editor.waitFor();
+    // The page holds the ETag of the version it opened; meanwhile someone else edits it.
+    await page.waitForFunction((id) => (window.annotTimeline.model.items.get(id) as { etag: string | null }).etag !== null, target.id);
+    const current = await api('GET', `/annotations/${target.id}`);
+    const elsewhere = await api('PATCH', `/annotations/${target.id}`, { body: { ...target.body, text: 'changed elsewhere' } }, { 'if-match': current.etag! });
+    expect(elsewhere.status).toBe(200);
+    await editor.fill('changed in the page');
+    await editor.press('Enter');
+
+    const conflict = page.locator('#conflict');
+    await conflict.waitFor({ state: 'visible' });
+    expect(await page.locator('#conflict-current').textContent()).toContain('changed elsewhere');
+    expect((await api('GET', `/annotations/${target.id}`)).json.body.text).toBe('changed elsewhere');
+    await page.click('#conflict-retry');
+    let text = '';
+    for (let i = 0; i < 100 && text !== 'changed in the page'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      text = (await api('GET', `/annotations/${target.id}`)).json.body.text;
+    }
+    expect(text).toBe('changed in the page');
+    await conflict.waitFor({ state: 'hidden' });
+  });
+
+  it('seeks the media by clicking the axis, and writes a screenshot under test-output/', async () => {
+    await page.click('#zoom-fit');
+    const box = (await page.locator('#canvas').boundingBox())!;
+    await page.mouse.click(box.x + 600, box.y + 10);
+    await page.waitForFunction(() => (document.getElementById('media') as { currentTime: number }).currentTime > 0);
+    const selected = await byText('the cat & the dog');
+    const center = (await page.evaluate((id) => window.annotTimeline.blockCenter(id), selected.id))!;
+    await page.mouse.click(center.x, center.y);
+    await page.locator('#inspector-wire').waitFor();
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'timeline-page.png') });
+  });
+});
