@@ -33,6 +33,13 @@ export async function writeJsonLine(value: unknown): Promise<void> {
   if (!process.stdout.write(JSON.stringify(value) + '\n')) await drainedOrClosed();
 }
 
+/** Writes texts that are already JSON, one per line, in chunks that respect backpressure. */
+export async function writeTextLines(lines: readonly string[]): Promise<void> {
+  for (let at = 0; at < lines.length && !pipeClosed; at += 1000) {
+    if (!process.stdout.write(lines.slice(at, at + 1000).join('\n') + '\n')) await once(process.stdout, 'drain');
+  }
+}
+
 export function writeJson(value: unknown, pretty = false): void {
   if (pipeClosed) return;
   process.stdout.write((pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n');

@@ -1,7 +1,7 @@
 import { formatFinding } from '../adapters/finding.js';
 import type { QueryRequest } from '../service/query-annotations.js';
 import type { TimeStyle } from '../time/time-format.js';
-import { notice, stdoutClosed, writeJsonLine } from './output.js';
+import { notice, stdoutClosed, writeJsonLine, writeTextLines } from './output.js';
 
 export interface PrintQueryRequest extends QueryRequest {
   /** Input format, when the extension and content do not tell. */
@@ -17,7 +17,7 @@ export interface PrintQueryRequest extends QueryRequest {
  * on demand: a command module stays cheap to load.
  */
 export async function printQuery(file: string, request: PrintQueryRequest): Promise<void> {
-  const [{ openAnnotationFile }, { queryAnnotations }, { registerBuiltinFormats }, { annotationToOutput }, { requireTier }, { isPostgresLocation, openServiceStore, redactLocation }] =
+  const [{ openAnnotationFile }, { queryAnnotations, queryAnnotationsWireJson, parseWindow }, { registerBuiltinFormats }, { annotationToOutput }, { requireTier }, { isPostgresLocation, openServiceStore, redactLocation }] =
     await Promise.all([
       import('../service/open-annotation-file.js'),
       import('../service/query-annotations.js'),
@@ -35,6 +35,11 @@ export async function printQuery(file: string, request: PrintQueryRequest): Prom
     try {
       if (request.tier !== undefined) await requireTier(store, request.tier, spooled ? 'standard input' : redactLocation(file));
       const style = request.time ?? 'seconds';
+      if (style !== 'timecode' && parseWindow(request) !== null) {
+        // A window comes back as one list anyway: through the store's read fast path, already as JSON texts.
+        await writeTextLines(await queryAnnotationsWireJson(store, request, Number.POSITIVE_INFINITY, { seconds: style === 'seconds' }));
+        return;
+      }
       for await (const annotation of queryAnnotations(store, request)) {
         if (stdoutClosed()) break; // `| head`: nothing more is read, and the exit status stays what it was
         await writeJsonLine(annotationToOutput(annotation, style));

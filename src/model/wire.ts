@@ -3,7 +3,7 @@ import { createAjv, issuesFromAjv } from '../schemas/ajv.js';
 import { readPackageSchema } from '../schemas/package-schemas.js';
 import type { ValidationIssue } from '../schemas/validation-issue.js';
 import { RationalTime, type RationalTimeWire } from '../time/rational-time.js';
-import { formatSeconds, timeToOutput, type TimeStyle } from '../time/time-format.js';
+import { timeToOutput, type TimeStyle } from '../time/time-format.js';
 import { resolveInterval, type ResolveOptions, type TimeInput } from '../time/time-input.js';
 import { TimeInterval, type TimeIntervalWire } from '../time/time-interval.js';
 import { makeAnnotation, type Annotation, type Reference } from './annotation.js';
@@ -82,41 +82,8 @@ export function annotationToOutput(annotation: Annotation, style: TimeStyle = 's
   return wire;
 }
 
-/**
- * `JSON.stringify(annotations.map((a) => annotationToOutput(a, 'seconds')))` (or of
- * annotationToWire with `seconds: false`), byte for byte, without building the wire objects: a
- * list response spends most of its serialising time allocating them otherwise.
- */
-export function annotationsToWireJson(annotations: readonly Annotation[], options: { seconds?: boolean } = {}): string {
-  const seconds = options.seconds ?? false;
-  let out = '[';
-  for (let i = 0; i < annotations.length; i++) {
-    if (i > 0) out += ',';
-    out += annotationWireJson(annotations[i], seconds);
-  }
-  return out + ']';
-}
-
-function timeJson(time: RationalTime, seconds: boolean): string {
-  return seconds ? `{"v":${time.v},"r":${time.r},"s":"${formatSeconds(time)}"}` : `{"v":${time.v},"r":${time.r}}`;
-}
-
-function annotationWireJson(annotation: Annotation, seconds: boolean): string {
-  const { reference, provenance } = annotation;
-  let ref: string;
-  if (reference.kind === 'media') {
-    const { start, end } = reference.interval;
-    ref = `{"kind":"media","asset_id":${JSON.stringify(reference.asset_id)},"interval":{"start":${timeJson(start, seconds)},"end":${timeJson(end, seconds)}}}`;
-  } else {
-    ref = `{"kind":"annotation","target_id":${JSON.stringify(reference.target_id)}}`;
-  }
-  const at = provenance.generated_at_time;
-  const derived = provenance.was_derived_from.length === 0 ? '[]' : JSON.stringify(provenance.was_derived_from);
-  return `{"id":${JSON.stringify(annotation.id)},"tier":${JSON.stringify(annotation.tier)},"reference":${ref},"body":${JSON.stringify(annotation.body)},` +
-    `"body_schema_uri":${JSON.stringify(annotation.body_schema_uri)},"provenance":{"was_generated_by":${JSON.stringify(provenance.was_generated_by)},` +
-    `"was_attributed_to":${JSON.stringify(provenance.was_attributed_to)},"was_derived_from":${derived},"generated_at_time":${timeJson(at, seconds)}},` +
-    `"confidence":${annotation.confidence === null ? 'null' : JSON.stringify(annotation.confidence)}}`;
-}
+// The wire JSON as text (list responses, JSON lines, the stores' read fast path) is spelled in wire-json.ts.
+export { annotationsToWireJson, annotationWireJson } from './wire-json.js';
 
 /**
  * The wire form of any annotation JSON with its times given in any form of the time vocabulary

@@ -1,6 +1,8 @@
 import { InvalidInputError } from '../errors/annot-error.js';
 import type { Annotation } from '../model/annotation.js';
+import { annotationWireJson, type WireJsonOptions } from '../model/wire-json.js';
 import type { AnnotationStore } from '../store/store.js';
+import { windowWireJson } from '../store/wire-json-reads.js';
 import { parseAllenRelation, type AllenRelation } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import { resolveInterval, type TimeInput } from '../time/time-input.js';
@@ -44,6 +46,30 @@ export async function* queryAnnotations(store: AnnotationStore, request: QueryRe
     if (request.tier !== undefined) found = found.filter((annotation) => annotation.tier === request.tier);
   }
   yield* found;
+}
+
+/**
+ * The same answer as queryAnnotations, as wire JSON texts (`JSON.stringify(annotationToWire(a))`
+ * byte for byte, or of annotationToOutput with `seconds`), at most `limit` of them. A plain window (intersects) goes through the store's
+ * read fast path when it has one (wire-json-reads.ts): rows to JSON with no annotation objects.
+ */
+export async function queryAnnotationsWireJson(
+  store: AnnotationStore,
+  request: QueryRequest,
+  limit = Number.POSITIVE_INFINITY,
+  options: WireJsonOptions = {},
+): Promise<string[]> {
+  const window = parseWindow(request);
+  if (window !== null && parseRelation(request.relation) === 'intersects') {
+    const items = await windowWireJson(store, window, request.tier, options);
+    return items.length > limit ? items.slice(0, limit) : items;
+  }
+  const items: string[] = [];
+  for await (const annotation of queryAnnotations(store, request)) {
+    if (items.length >= limit) break;
+    items.push(annotationWireJson(annotation, options));
+  }
+  return items;
 }
 
 export function parseWindow({ start, end, rate, fps }: QueryRequest): TimeInterval | null {

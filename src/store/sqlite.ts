@@ -15,6 +15,8 @@ import { hasWal, inspectAnnotFile, removeReaderSideFiles, type AnnotFileState } 
 import { candidateRanges, durationClass, keyRange, seconds, type CandidateRange } from './sqlite-interval-index.js';
 import { migrationPath, runMigrations } from './sqlite-migrations.js';
 import { ANNOT_APPLICATION_ID, CREATE_SCHEMA_V1, SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
+import type { WireJsonOptions } from '../model/wire-json.js';
+import { WIRE_SELECT, hexToId, wireJsonOfWindow, type WireRow } from './sqlite-wire-json.js';
 import { annotationEtag, ifMatchSatisfied } from '../digest/etag.js';
 import { PreconditionFailedError } from '../oplog/errors.js';
 import type { Mutation } from '../oplog/mutation.js';
@@ -271,6 +273,22 @@ export class SqliteStore implements OpLoggedStore {
   async intersects(query: TimeInterval): Promise<Annotation[]> {
     await this.idle();
     return this.select(candidateRanges(query, ['intersects'], this.knownClasses()), (x) => matchesIntersects(x, query));
+  }
+
+  /**
+   * intersects (or atTier with a tier) as wire JSON texts, straight from the rows: the read fast
+   * path of GET /annotations and `annot query` (sqlite-wire-json.ts).
+   */
+  async intersectsWireJson(query: TimeInterval, tier?: string, options: WireJsonOptions = {}): Promise<string[]> {
+    await this.idle();
+    const rows: WireRow[] = [];
+    for (const r of candidateRanges(query, ['intersects'], this.knownClasses())) {
+      const batch = (tier === undefined
+        ? this.stmt.wireCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
+        : this.stmt.wireTierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as WireRow[];
+      for (const row of batch) rows.push(row);
+    }
+    return wireJsonOfWindow(rows, query, options);
   }
 
   async during(query: TimeInterval): Promise<Annotation[]> {
@@ -684,6 +702,8 @@ function prepareStatements(db: Database.Database) {
     byTier: db.prepare(`SELECT ${SELECT} FROM annotations WHERE tier = ? ORDER BY seq`).raw(),
     candidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE}`).raw(),
     tierCandidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
+    wireCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE}`).raw(),
+    wireTierCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
     keyCandidates: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${RANGE}`).raw(),
     keyPage: db.prepare(
       'SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations ' +
@@ -745,11 +765,6 @@ function idToBlob(id: string): Buffer {
 
 function blobToId(blob: Buffer): string {
   return hexToId(blob.toString('hex'));
-}
-
-/** The 32 lower-case hex digits of a UUID (as reads select them: SQLite's hex() is cheaper than a Buffer per row) in 8-4-4-4-12 form. */
-function hexToId(hex: string): string {
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 interface Shared {

@@ -1,0 +1,77 @@
+import { wireJsonOfParts, type WireJsonOptions } from '../model/wire-json.js';
+import { intersects } from '../time/allen.js';
+import { RationalTime } from '../time/rational-time.js';
+import { TimeInterval } from '../time/time-interval.js';
+import { compareIds } from './ordering.js';
+
+/**
+ * The `.annot` store's read fast path: a window's annotations as wire JSON texts, built from the
+ * row's columns (the body and was_derived_from are stored as the JSON text the wire form
+ * carries), with no annotation objects in between. Same hits, same order and same bytes as
+ * `intersects`/`atTier` followed by annotationWireJson; test/store/sqlite-wire-json.test.ts and
+ * test/server/annotations-fast-path.test.ts hold it to that.
+ */
+
+/** The columns a wire read selects, in WireRow order. */
+export const WIRE_SELECT =
+  'lower(hex(id)), tier, asset_id, target_id, start_v, start_r, end_v, end_r, start_f, end_f, body, body_schema_uri, ' +
+  'generated_by, attributed_to, derived_from, generated_at_v, generated_at_r, confidence';
+
+export type WireRow = [
+  hexId: string, tier: string, assetId: string | null, targetId: string | null, startV: number, startR: number, endV: number, endR: number,
+  startF: number, endF: number, body: string, bodySchemaUri: string, generatedBy: string, attributedTo: string, derivedFrom: string,
+  generatedAtV: number, generatedAtR: number, confidence: number | null,
+];
+
+interface WireHit {
+  readonly id: string;
+  readonly row: WireRow;
+}
+
+/** The window's hits among candidate rows (interval rows only), in the stores' canonical order, as wire JSON. */
+export function wireJsonOfWindow(rows: Iterable<WireRow>, query: TimeInterval, options: WireJsonOptions = {}): string[] {
+  const hits: WireHit[] = [];
+  for (const row of rows) {
+    const interval = new TimeInterval(new RationalTime(row[4], row[5]), new RationalTime(row[6], row[7]));
+    if (intersects(interval, query)) hits.push({ id: hexToId(row[0]), row });
+  }
+  hits.sort(compareWireHits);
+  return hits.map((hit) => wireJsonOfHit(hit, options));
+}
+
+function wireJsonOfHit({ id, row }: WireHit, options: WireJsonOptions): string {
+  return wireJsonOfParts({
+    id,
+    tier: row[1],
+    assetId: row[2],
+    targetId: row[3],
+    startV: row[4],
+    startR: row[5],
+    endV: row[6],
+    endR: row[7],
+    bodyJson: row[10],
+    bodySchemaUri: row[11],
+    generatedBy: row[12],
+    attributedTo: row[13],
+    derivedFromJson: row[14],
+    generatedAtV: row[15],
+    generatedAtR: row[16],
+    confidence: row[17],
+  }, options);
+}
+
+/** compareByInterval's order: float seconds decide unless equal, then the exact rationals, then the id. */
+function compareWireHits(x: WireHit, y: WireHit): number {
+  const a = x.row;
+  const b = y.row;
+  return (
+    (a[8] < b[8] ? -1 : a[8] > b[8] ? 1 : new RationalTime(a[4], a[5]).compare(new RationalTime(b[4], b[5]))) ||
+    (a[9] < b[9] ? -1 : a[9] > b[9] ? 1 : new RationalTime(a[6], a[7]).compare(new RationalTime(b[6], b[7]))) ||
+    compareIds(x.id, y.id)
+  );
+}
+
+/** The 32 lower-case hex digits of a UUID in 8-4-4-4-12 form. */
+export function hexToId(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

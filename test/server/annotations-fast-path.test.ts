@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { annotationRef, makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
+import { makeTier } from '../../src/model/tier.js';
+import { annotationToOutput, annotationToWire } from '../../src/model/wire.js';
+import { annotationsToWireJson } from '../../src/model/wire-json.js';
+import { startServer } from '../../src/server/serve.js';
+import { AnnotationService } from '../../src/service/annotation-service.js';
+import { queryAnnotations } from '../../src/service/query-annotations.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import type { AnnotationStore } from '../../src/store/store.js';
+import { RationalTime } from '../../src/time/rational-time.js';
+import { TimeInterval } from '../../src/time/time-interval.js';
+
+// GET /annotations with a window answers from the store's read fast path (rows straight to wire
+// JSON, sqlite-wire-json.ts). Its bytes must be exactly what the object path gives:
+// JSON.stringify of the wire forms of queryAnnotations' answer. A fixture store with the awkward
+// cases (rates, points, ties, escapes, confidences, derivations, references) is queried both ways.
+
+const GEN = new RationalTime(1_700_000_000_123, 1000);
+const TEXTS = ['plain', 'tab\there', 'line\nbreak', 'quote " and \\ backslash', 'ünïcödé 😀', '\u2028\u2029', '\u0001ctl', 'lone \ud800 surrogate'];
+
+function fixture(): Annotation[] {
+  const out: Annotation[] = [];
+  const rates = [1000, 48_000, 30, 25, 1];
+  for (let i = 0; i < 600; i++) {
+    const rate = rates[i % rates.length];
+    const start = Math.floor((i * 37 % 600) * rate / 10);
+    const length = i % 11 === 0 ? 0 : Math.max(1, Math.floor(((i % 7) + 1) * rate / 20));
+    const interval = new TimeInterval(new RationalTime(start, rate), new RationalTime(start + length, rate));
+    const annotation = makeAnnotation({
+      id: `00000000-0000-4000-8000-${(i % 300 === 5 ? 999_999 - i : i + 1).toString(16).padStart(12, '0')}`,
+      tier: i % 3 === 0 ? 'words' : i % 3 === 1 ? 'lines' : 'tïer "x"',
+      reference: mediaRef(i % 2 ? 'talk.wav' : 'sha256:' + 'ab'.repeat(32), interval),
+      body: i % 4 === 0 ? { text: TEXTS[i % TEXTS.length], n: i / 7, big: 1e21, nested: { a: [1, null, true, { '1': 'x', b: -0 }] } } : { text: TEXTS[i % TEXTS.length] },
+      body_schema_uri: 'annot://schema/label/v1',
+      provenance: { was_generated_by: i % 5 ? 'user:a' : 'model:whisper\tv3', was_attributed_to: 'user:b', was_derived_from: i % 6 === 0 ? ['sha256:' + 'cd'.repeat(32), 'x'] : [], generated_at_time: i % 2 ? GEN : new RationalTime(7, 3) },
+      confidence: i % 3 === 0 ? null : (i % 97) / 97,
+    });
+    out.push(annotation);
+  }
+  // Two with the very same interval (ties broken by id) and references, which windows never return.
+  out.push(makeAnnotation({ id: '00000000-0000-4000-8000-00000000ffff', tier: 'words', reference: mediaRef('talk.wav', out[3].reference.kind === 'media' ? out[3].reference.interval : new TimeInterval(new RationalTime(0, 1), new RationalTime(1, 1))), body: { text: 'tie' }, body_schema_uri: 'annot://schema/label/v1', provenance: { was_generated_by: 'user:a', generated_at_time: GEN } }));
+  out.push(makeAnnotation({ tier: 'notes', reference: annotationRef(out[0].id), body: { text: 'note' }, body_schema_uri: 'annot://schema/label/v1', provenance: { was_generated_by: 'user:a', generated_at_time: GEN } }));
+  return out;
+}
+
+const WINDOWS: Array<Record<string, string>> = [
+  { start: '0', end: '10' },
+  { start: '0', end: '60' },
+  { start: '3.7', end: '3.7' },
+  { start: '12.3', end: '17.9' },
+  { start: '12.3', end: '17.9', tier: 'words' },
+  { start: '12.3', end: '17.9', tier: 'tïer "x"' },
+  { start: '59', end: '61' },
+  { start: '1000', end: '2000' },
+  { start: '0.1', end: '0.2', rate: '48000' },
+  { start: '0', end: '60', limit: '7' },
+  { start: '0', end: '60', relation: 'during' },
+];
+
+async function fill(store: AnnotationStore): Promise<void> {
+  for (const name of ['words', 'lines', 'tïer "x"', 'notes']) await store.addTier(makeTier({ name }));
+  await store.addMany(fixture());
+}
+
+/** The answer as the object path gives it: JSON.stringify of the wire forms, limited like the route. */
+async function objectPath(store: AnnotationStore, params: Record<string, string>, seconds = true): Promise<string> {
+  const found: Annotation[] = [];
+  const limit = Number(params.limit ?? 1000);
+  for await (const annotation of queryAnnotations(store, { ...params, rate: params.rate === undefined ? undefined : Number(params.rate) })) {
+    if (found.length === limit) break;
+    found.push(annotation);
+  }
+  // The surfaces answer with the output form (exact seconds `s` beside each {v, r}); stores and ETags use the plain wire form.
+  const json = JSON.stringify(found.map((annotation) => (seconds ? annotationToOutput(annotation, 'seconds') : annotationToWire(annotation))));
+  expect(annotationsToWireJson(found, { seconds })).toBe(json);
+  return json;
+}
+
+describe('GET /annotations read fast path', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'annot-fast-path-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['an .annot file', async () => SqliteStore.open(join(dir, 'fixture.annot'))],
+    ['SQLite in memory', async () => SqliteStore.open(':memory:')],
+    ['the memory store (no fast path: the fallback)', async () => new MemoryStore()],
+  ])('answers %s with the same bytes as the object path', async (_name, open) => {
+    const store = await open();
+    await fill(store);
+    const server = await startServer({ store, log: () => undefined });
+    try {
+      for (const params of WINDOWS) {
+        const response = await fetch(`${server.url}/annotations?${new URLSearchParams(params)}`);
+        expect(response.status).toBe(200);
+        const body = await response.text();
+        expect(body).toBe(await objectPath(store, params));
+        if (params.start === '0' && params.end === '60' && !params.relation) expect((JSON.parse(body) as unknown[]).length).toBeGreaterThan(params.limit ? 6 : 500);
+        if (params.limit === '7') expect(response.headers.get('x-annot-truncated')).toBe('true');
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the service gives the same texts as the object path, window by window, on the .annot file', async () => {
+    const store = await SqliteStore.open(join(dir, 'service.annot'));
+    await fill(store);
+    expect(await store.count()).toBe(602);
+    const service = new AnnotationService(store);
+    try {
+      for (let start = 0; start < 62; start += 0.7) {
+        const params = { start: start.toFixed(1), end: (start + 2.5).toFixed(1) };
+        const plain = await service.queryAnnotationsWireJson({ ...params, limit: 10_000 });
+        expect(`[${plain.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }, false));
+        const output = await service.queryAnnotationsWireJson({ ...params, limit: 10_000 }, { seconds: true });
+        expect(`[${output.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }, true));
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
