@@ -6,8 +6,7 @@ import { makeTier } from '../../src/model/tier.js';
 import { annotationToOutput, annotationToWire } from '../../src/model/wire.js';
 import { annotationsToWireJson } from '../../src/model/wire-json.js';
 import { startServer } from '../../src/server/serve.js';
-import { AnnotationService } from '../../src/service/annotation-service.js';
-import { queryAnnotations } from '../../src/service/query-annotations.js';
+import { queryAnnotations, queryAnnotationsWireJson } from '../../src/service/query-annotations.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import type { AnnotationStore } from '../../src/store/store.js';
@@ -106,17 +105,16 @@ describe('GET /annotations read fast path', () => {
     }
   });
 
-  it('the service gives the same texts as the object path, window by window, on the .annot file', async () => {
+  it('the query service gives the same texts as the object path, window by window, on the .annot file', async () => {
     const store = await SqliteStore.open(join(dir, 'service.annot'));
     await fill(store);
     expect(await store.count()).toBe(602);
-    const service = new AnnotationService(store);
     try {
       for (let start = 0; start < 62; start += 0.7) {
         const params = { start: start.toFixed(1), end: (start + 2.5).toFixed(1) };
-        const plain = await service.queryAnnotationsWireJson({ ...params, limit: 10_000 });
+        const plain = await queryAnnotationsWireJson(store, params, 10_000);
         expect(`[${plain.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }, false));
-        const output = await service.queryAnnotationsWireJson({ ...params, limit: 10_000 }, { seconds: true });
+        const output = await queryAnnotationsWireJson(store, params, 10_000, { seconds: true });
         expect(`[${output.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }, true));
       }
     } finally {
