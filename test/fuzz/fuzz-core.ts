@@ -235,7 +235,7 @@ export function saveCrash(format: FuzzFormat, input: Buffer, problem: string): s
 }
 
 /** Saved inputs of a format (not their .txt notes). */
-export function savedCrashes(format: FuzzFormat): Array<{ name: string; input: Buffer }> {
+export function savedCrashes(format: FuzzFormat): Array<{ name: string; input: Buffer; open: boolean }> {
   const dir = join(CORPUS_DIR, format.name);
   let names: string[];
   try {
@@ -243,7 +243,10 @@ export function savedCrashes(format: FuzzFormat): Array<{ name: string; input: B
   } catch {
     return [];
   }
-  return names.filter((name) => !name.endsWith('.txt')).sort().map((name) => ({ name, input: readFileSync(join(dir, name)) }));
+  return names
+    .filter((name) => !name.endsWith('.txt') && !name.endsWith('.open'))
+    .sort()
+    .map((name) => ({ name, input: readFileSync(join(dir, name)), open: names.includes(`${name}.open`) }));
 }
 
 /** Runs `cases` seeded cases of a format; failing inputs are returned (and saved when `save`). */

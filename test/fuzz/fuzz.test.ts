@@ -25,9 +25,14 @@ describe.each(FUZZ_FORMATS.map((format) => [format.name, format] as const))('%s 
 
   const saved = savedCrashes(format);
   if (saved.length > 0) {
-    it.each(saved.map((entry) => [entry.name, entry.input] as const))('replays saved input %s', async (_file, input) => {
-      const outcome = await runCase(format, input, mkdtempSync(join(work, `${name}-replay-`)));
-      expect(outcome).toEqual(expect.objectContaining({ ok: true }));
-    });
+    // An input whose failure is not fixed yet carries a `<input>.open` note: it stays a test, one
+    // that is expected to fail (jest's it.failing), so fixing it turns the suite red until the note goes.
+    for (const entry of saved) {
+      const test = entry.open ? it.failing : it;
+      test(`replays saved input ${entry.name}${entry.open ? ' (open: not fixed yet)' : ''}`, async () => {
+        const outcome = await runCase(format, entry.input, mkdtempSync(join(work, `${name}-replay-`)));
+        expect(outcome).toEqual(expect.objectContaining({ ok: true }));
+      });
+    }
   }
 });

@@ -50,7 +50,10 @@ async function* streamThenClose(store: SqliteStore): AsyncGenerator<Annotation> 
 
 /** SQLite's own errors on a damaged or foreign file become a typed error naming the file. */
 function damaged(error: unknown, file: string): unknown {
-  if (error instanceof AnnotError || !(error instanceof Error) || !/^Sqlite/.test(error.name)) return error;
+  if (error instanceof AnnotError || !(error instanceof Error)) return error;
+  // A damaged page can leave a stored body that is no longer JSON.
+  if (error instanceof SyntaxError) return new FormatParseError(file, {}, `a readable .annot file; a stored value is not valid JSON (${error.message}): the file is damaged`);
+  if (!/^Sqlite/.test(error.name)) return error;
   return new FormatParseError(file, {}, `a readable .annot file (SQLite); ${error.message} (is the file damaged, or not an .annot file?)`);
 }
 
