@@ -4,14 +4,22 @@ import type { AnnotationStore } from '../../store/store.js';
 import type { DumpReport, FormatCodec, LoadedDocument } from '../adapter.js';
 import { loadedDocument } from '../loaded-document.js';
 import { loadIntoStore } from '../load-into-store.js';
+import { FormatParseError } from '../errors.js';
+import { AnnotError } from '../../errors/annot-error.js';
 
 /** The `.annot` file read and written as a format: a lossless copy, nothing dropped. */
 export const annotCodec: FormatCodec = {
-  async load(path): Promise<LoadedDocument> {
-    const store = await SqliteStore.open(path, { readonly: true });
-    const tiers = await store.listTiers();
-    const meta = await store.listMeta();
-    return loadedDocument({ tiers, meta, annotations: streamThenClose(store) });
+  async load(path, options): Promise<LoadedDocument> {
+    let store: SqliteStore | undefined;
+    try {
+      store = await SqliteStore.open(path, { readonly: true });
+      const tiers = await store.listTiers();
+      const meta = await store.listMeta();
+      return loadedDocument({ tiers, meta, annotations: guarded(streamThenClose(store), options.sourceName) });
+    } catch (error) {
+      await store?.close().catch(() => undefined);
+      throw damaged(error, options.sourceName);
+    }
   },
 
   async dump(source: AnnotationStore, path): Promise<DumpReport> {
@@ -37,5 +45,22 @@ async function* streamThenClose(store: SqliteStore): AsyncGenerator<Annotation> 
     yield* store.all();
   } finally {
     await store.close();
+  }
+}
+
+/** SQLite's own errors on a damaged or foreign file become a typed error naming the file. */
+function damaged(error: unknown, file: string): unknown {
+  if (error instanceof AnnotError || !(error instanceof Error)) return error;
+  // A damaged page can leave a stored body that is no longer JSON.
+  if (error instanceof SyntaxError) return new FormatParseError(file, {}, `a readable .annot file; a stored value is not valid JSON (${error.message}): the file is damaged`);
+  if (!/^Sqlite/.test(error.name)) return error;
+  return new FormatParseError(file, {}, `a readable .annot file (SQLite); ${error.message} (is the file damaged, or not an .annot file?)`);
+}
+
+async function* guarded(annotations: AsyncIterable<Annotation>, file: string): AsyncGenerator<Annotation> {
+  try {
+    yield* annotations;
+  } catch (error) {
+    throw damaged(error, file);
   }
 }

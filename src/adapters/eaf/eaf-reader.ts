@@ -140,6 +140,18 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     if (others.length > 0) metadata.other_attributes = Object.fromEntries(others);
     if (type?.controlledVocabulary) metadata.controlled_vocabulary = type.controlledVocabulary;
     let parent: string | null = parentRef ?? null;
+    // A dependent tier whose linguistic type is missing but which holds REF_ANNOTATIONs: those
+    // can only be symbolic, and association is ELAN's default for them (a damaged or hand-edited file).
+    if (stereotype === 'NONE' && type === undefined && parent !== null && parent !== name && tierNames.has(parent) && holdsRefAnnotations(element)) {
+      stereotype = 'SYMBOLIC_ASSOCIATION';
+      options.report({
+        code: 'stereotype_guessed',
+        severity: 'warning',
+        file,
+        location: { ...lineAndColumn(text, element.offset), path: `TIER[@TIER_ID="${name}"]` },
+        message: `tier "${name}" names no existing LINGUISTIC_TYPE but holds REF_ANNOTATIONs under "${parent}": read as Symbolic_Association`,
+      });
+    }
     // ELAN needs both a constraint and an existing parent; a file with one but not the other
     // is kept as an independent tier, with what it said remembered for the way back.
     if (stereotype === 'NONE' || parent === null || !tierNames.has(parent) || parent === name) {
@@ -350,4 +362,8 @@ function resolveSlotTimes(list: readonly RawAnnotation[], all: readonly Slot[]):
     index = end;
   }
   return times;
+}
+
+function holdsRefAnnotations(tier: XmlElement): boolean {
+  return tier.children.some((annotation) => annotation.children.some((child) => child.name === 'REF_ANNOTATION'));
 }

@@ -108,7 +108,8 @@ export function scanXml(text: string, file: string): XmlElement {
 type Fail = (at: number, expected: string) => never;
 
 const NAME_END = /[\s/>]/g;
-const ATTRIBUTE = /\s*([^\s=/>]+)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/y;
+// Attribute names are XML names: a stray `&` or `;` in one is damage, not a new attribute.
+const ATTRIBUTE = /\s*([A-Za-z_:][-A-Za-z0-9_:.\u00b7\u00c0-\uffef]*)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/y;
 
 function scanStartTag(text: string, open: number, emit: (element: XmlElement, selfClosing: boolean) => void, fail: Fail): number {
   NAME_END.lastIndex = open + 1;
