@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeAnnotation, mediaRef } from '../../src/model/annotation.js';
+import { annotationRef, makeAnnotation, mediaRef } from '../../src/model/annotation.js';
 import { makeTier } from '../../src/model/tier.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { RationalTime } from '../../src/time/rational-time.js';
@@ -79,6 +79,21 @@ describe('annot validate', () => {
     expect({ code: human.code, stderr: human.stderr }).toEqual({ code: 1, stderr: '' });
     expect(human.stdout).toContain('INVALID, 2 errors, 0 warnings');
     expect(human.stdout).toMatch(/bad\.annot: error: annotation 00000000-0000-4000-8000-0000000000b2 on tier words: .*\[outside_parent\]/);
+  });
+
+  it('reports an annotation referring to an annotation the store lacks as missing_reference (exit 1)', async () => {
+    const dangling = join(dir, 'dangling.annot');
+    const store = await SqliteStore.open(dangling, { create: true });
+    await store.addTier(makeTier({ name: 'notes' }));
+    await store.addMany([
+      makeAnnotation({ id: '00000000-0000-4000-8000-0000000000c1', tier: 'notes', reference: annotationRef('00000000-0000-4000-8000-0000000000ff'), body: { text: 'x' }, body_schema_uri: 'annot://schema/label/v1', provenance: { was_generated_by: 'user:test', generated_at_time: new RationalTime(1, 1) } }),
+    ]);
+    await store.close();
+    const result = await runCli(['validate', dangling]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')[0]).toBe(
+      `${dangling}: error: annotation 00000000-0000-4000-8000-0000000000c1 on tier notes: refers to annotation 00000000-0000-4000-8000-0000000000ff, which is not in the store [missing_reference]`,
+    );
   });
 
   describe('refuses files that are not .annot stores, in one line, without touching them', () => {
