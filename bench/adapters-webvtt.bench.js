@@ -83,9 +83,20 @@ function cuesPerSecond(fn, text, expected, runs = 5) {
 
 const CUES = 200_000;
 const text = generate(CUES);
-const ourRate = cuesPerSecond(ours, text, CUES);
-const subtitleRate = cuesPerSecond((t) => subtitle.parseSync(t).filter((node) => node.type === 'cue').length, text, CUES);
-const nodeWebvttRate = cuesPerSecond((t) => nodeWebvtt.parse(t, { strict: false }).cues.length, text, CUES);
+// The three parsers take turns, round after round, and each keeps its best round: on a shared
+// machine whose load changes from second to second, all three then see the same conditions.
+const parsers = [
+  ours,
+  (t) => subtitle.parseSync(t).filter((node) => node.type === 'cue').length,
+  (t) => nodeWebvtt.parse(t, { strict: false }).cues.length,
+];
+const best = parsers.map(() => 0);
+for (let round = 0; round < 7; round++) {
+  parsers.forEach((fn, i) => {
+    best[i] = Math.max(best[i], cuesPerSecond(fn, text, CUES, 1));
+  });
+}
+const [ourRate, subtitleRate, nodeWebvttRate] = best;
 const fastest = Math.max(subtitleRate, nodeWebvttRate);
 
 // Our whole load (file stream -> parser -> frozen Annotation records), for scale.

@@ -14,7 +14,7 @@ import { formatCueSettings, parseCueSettings } from '../../src/adapters/webvtt/c
 import { WebVttParser, type WebVttCue } from '../../src/adapters/webvtt/parser.js';
 import { LineBreakNormalizer } from '../../src/adapters/text-lines.js';
 import { formatTimestamp, parseTimestamp } from '../../src/adapters/webvtt/timestamp.js';
-import { makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
+import { makeAnnotation, mediaRef, reviseAnnotation, type Annotation } from '../../src/model/annotation.js';
 import { makeTier } from '../../src/model/tier.js';
 import { validateBody } from '../../src/schemas/registry.js';
 import { MemoryStore } from '../../src/store/memory.js';
@@ -164,6 +164,40 @@ describe('the webvtt adapter', () => {
     expect((await loadAll(one)).annotations.map((a) => [a.body.text, a.body.speaker])).toEqual([['<v S>late', 'S']]);
     expect(oneReport.dropped).toEqual(expect.arrayContaining([{ what: 'annotations on other tiers', count: 2 }]));
     await expect(dump(store, one, { targetName: one, tier: 'nope', warn: () => undefined })).rejects.toThrow(/tier "nope" is not in the store; known tiers: a, b/);
+  });
+
+  it('writes typed settings: the text as written while it says the same, the typed fields once they were changed', async () => {
+    const path = write('typed.vtt', 'WEBVTT\n\nREGION\nid:r1\nwidth:50%\n\n00:00.000 --> 00:01.000 align:start position:10%,line-left align:end region:r1\none\n\n00:01.000 --> 00:02.000 region:nope line:-1 size:40%\ntwo\n');
+    const store = new MemoryStore();
+    await loadIntoStore(await load(path, options()), store);
+    const [first, second] = await (async () => {
+      const all: Annotation[] = [];
+      for await (const a of store.all()) all.push(a);
+      return all;
+    })();
+    // Later duplicates win; a region the file does not define is dropped; a line setting clears the region.
+    expect(first.body).toEqual({ text: 'one', id: '', align: 'end', position: 10, position_align: 'line-left', region: 'r1', settings: 'align:start position:10%,line-left align:end region:r1' });
+    expect(second.body).toEqual({ text: 'two', id: '', line: -1, snap_to_lines: true, size: 40, settings: 'region:nope line:-1 size:40%' });
+    const out = join(dir, 'typed-out.vtt');
+    await dump(store, out, { targetName: out, warn: () => undefined });
+    expect(readFileSync(out, 'utf8')).toContain('00:00:00.000 --> 00:00:01.000 align:start position:10%,line-left align:end region:r1\n');
+    await store.update(reviseAnnotation(first, { body: { ...first.body, align: 'start', size: 50 } }));
+    await dump(store, out, { targetName: out, warn: () => undefined });
+    expect(readFileSync(out, 'utf8')).toContain('00:00:00.000 --> 00:00:01.000 position:10%,line-left size:50% align:start region:r1\n');
+  });
+
+  it('writes the regions kept in metadata as REGION blocks, also for a store that has no WebVTT preamble', async () => {
+    const store = new MemoryStore();
+    await store.addTier(makeTier({ name: 'cues' }));
+    await store.setMeta('webvtt.regions', JSON.stringify([{ id: 'left', width: 30, lines: 2, region_anchor: [0, 100], viewport_anchor: [5, 95], scroll: 'up' }]));
+    const now = RationalTime.now(1000);
+    await store.addMany([makeAnnotation({ tier: 'cues', reference: mediaRef('x', TimeInterval.fromSeconds(0, 1, 1000)), body: { text: 'hi', id: '', region: 'left' }, body_schema_uri: 'annot://schema/webvtt-cue/v1', provenance: { was_generated_by: 'user:t', generated_at_time: now } })]);
+    const out = join(dir, 'regions-out.vtt');
+    await dump(store, out, { targetName: out, warn: () => undefined });
+    expect(readFileSync(out, 'utf8')).toBe('WEBVTT\n\nREGION\nid:left\nwidth:30%\nlines:2\nregionanchor:0%,100%\nviewportanchor:5%,95%\nscroll:up\n\n00:00:00.000 --> 00:00:01.000 region:left\nhi\n\n');
+    const back = await loadAll(out);
+    expect(back.annotations[0].body).toEqual({ text: 'hi', id: '', region: 'left' });
+    expect(JSON.parse(back.meta['webvtt.regions'])).toEqual([{ id: 'left', width: 30, lines: 2, region_anchor: [0, 100], viewport_anchor: [5, 95], scroll: 'up' }]);
   });
 
   it('sniffs WebVTT by its signature, also behind a byte-order mark', () => {
