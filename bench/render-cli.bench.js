@@ -93,7 +93,7 @@ async function cachedThousand() {
       higherIsBetter: false,
       targetText: 'under 1000 ms (absolute)',
       met: figure < 1000,
-      extra: { node_e_0_ms: baseline.toFixed(1), ratio_to_node_e_0: (figure / baseline).toFixed(2), populating_calls: calls },
+      extra: { node_e_0_ms: baseline.toFixed(1), ratio_to_node_e_0: (figure / baseline).toFixed(2), populating_calls: calls, before_precompiled_validator_ms: 1060 },
     });
   } finally {
     await fal.close().catch(() => {});

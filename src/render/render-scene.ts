@@ -1,5 +1,4 @@
 import { AsyncResource } from 'node:async_hooks';
-import pLimit from 'p-limit';
 import { AnnotError } from '../errors/annot-error.js';
 import { buildManifest, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './manifest.js';
 import { resolveProvider, type CommonRenderOptions } from './model-call.js';
@@ -74,11 +73,10 @@ function sceneUnits(scene: Scene, options: RenderSceneOptions): Unit[] {
 }
 
 /**
- * Renders every unit and yields each as it finishes, at most `concurrency` at once (p-limit).
- * With concurrency 1 or less that is serial: all shots then all beats in scene order. Above 1:
- * in completion order. After a failure no new unit starts (unless keepGoing), nor after an
- * abort; units in flight finish and are cached; then a SceneRenderError carries every
- * completed result and every failure.
+ * Renders every unit and yields each as it finishes. With concurrency 1 or less: serially, all
+ * shots then all beats in scene order. Above 1: that many at once, in completion order.
+ * After a failure no new unit starts (unless keepGoing); units in flight finish and are cached;
+ * then a SceneRenderError carries every completed result and every failure.
  */
 async function* finishedUnits(
   sceneInput: Scene | SceneInput,
@@ -86,37 +84,53 @@ async function* finishedUnits(
   inCallerContext: (fn: () => Promise<ShotResult | SceneBeatResult>) => Promise<ShotResult | SceneBeatResult>,
 ): AsyncGenerator<Finished, void, undefined> {
   const units = sceneUnits(toScene(sceneInput as SceneInput), options);
-  const limit = pLimit(Math.max(1, Math.floor(options.concurrency ?? 1)));
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  if (concurrency <= 1) {
+    for (const unit of units) {
+      try {
+        yield { unit, result: await inCallerContext(unit.run) };
+      } catch (error) {
+        yield { unit, error: error as Error };
+        if (!options.keepGoing) return;
+      }
+      if (options.signal?.aborted) return;
+    }
+    return;
+  }
   const done: Finished[] = [];
   let wake: (() => void) | undefined;
-  let unsettled = units.length;
+  let next = 0;
+  let active = 0;
   let stopped = false;
-  const settle = (item?: Finished) => {
-    unsettled--;
-    if (item) done.push(item);
+  const startMore = () => {
+    while (!stopped && active < concurrency && next < units.length) {
+      const unit = units[next++];
+      active++;
+      inCallerContext(unit.run).then(
+        (result) => finish({ unit, result }),
+        (error: Error) => {
+          if (!options.keepGoing) stopped = true;
+          finish({ unit, error });
+        },
+      );
+    }
+  };
+  const finish = (item: Finished) => {
+    active--;
+    done.push(item);
+    if (options.signal?.aborted) stopped = true;
+    startMore();
     wake?.();
   };
-  for (const unit of units) {
-    void limit(async () => {
-      // A unit whose turn comes after a failure or an abort is never started.
-      if (stopped || options.signal?.aborted) return settle();
-      try {
-        settle({ unit, result: await inCallerContext(unit.run) });
-      } catch (error) {
-        if (!options.keepGoing) stopped = true;
-        settle({ unit, error: error as Error });
-      }
-    });
-  }
   try {
-    while (unsettled > 0 || done.length > 0) {
+    startMore();
+    while (active > 0 || done.length > 0) {
       if (done.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
       while (done.length > 0) yield done.shift()!;
     }
   } finally {
     stopped = true;
-    limit.clearQueue();
   }
 }
 

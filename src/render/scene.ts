@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type * as Yaml from 'yaml';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import { SceneFileError, type SceneProblem } from './errors.js';
 import { packageFile } from './package-file.js';
 
@@ -140,13 +142,24 @@ export function toScene(s: SceneInput): Scene {
 
 let validator: ValidateFunction | undefined;
 
+/**
+ * The scene schema's validator. The build compiles it once into standalone code
+ * (scripts/build-validators.js → generated/scene-validator.cjs beside this module), which loads
+ * without the ajv compiler; running from the sources (tests), it is compiled here with the same
+ * options.
+ */
 function sceneValidator(): ValidateFunction {
   if (!validator) {
-    const schema = JSON.parse(readFileSync(packageFile('schemas/scene.json'), 'utf8'));
-    const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: false });
-    validator = ajv.compile(schema);
+    const require = createRequire(import.meta.url);
+    try {
+      validator = require('./generated/scene-validator.cjs') as ValidateFunction;
+    } catch {
+      const { Ajv } = require('ajv') as typeof import('ajv');
+      const schema = JSON.parse(readFileSync(packageFile('schemas/scene.json'), 'utf8'));
+      validator = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: false }).compile(schema);
+    }
   }
-  return validator;
+  return validator!;
 }
 
 /** Maps a field path to a line of the source text; attached to scenes loaded from text. */
@@ -201,7 +214,16 @@ export function sceneFromValue(value: unknown, file = '<scene>', locate?: LineLo
   return data as Scene;
 }
 
+let yamlModule: typeof Yaml | undefined;
+
+/** The yaml package, loaded for the first YAML scene only (a JSON scene does not need it). */
+function yaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
+
 function yamlDocument(text: string): { document: Document; counter: LineCounter } {
+  const { LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
   const document = parseDocument(text, { lineCounter: counter, prettyErrors: true, uniqueKeys: true });
   return { document, counter };
@@ -270,6 +292,7 @@ export function fieldName(path: Array<string | number>): string {
 
 /** The line of the deepest node along `path` that exists (the key's line for a map entry). */
 function lineOf(document: Document, counter: LineCounter, path: Array<string | number>): number | undefined {
+  const { isMap, isScalar } = yaml();
   let node: unknown = document.contents;
   let offset = (node as YamlNode | null)?.range?.[0];
   for (const seg of path) {

@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import type * as Undici from 'undici';
 import { currentFalKey } from '../credentials.js';
 import {
   FalBadRequest,
@@ -14,6 +14,17 @@ import { emitSafely, type RenderEvent } from '../events.js';
 import { assetsOf, type Asset, type Provider, type ProviderRunOptions, type RequestTicket } from './provider.js';
 
 export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
+
+let undici: Promise<typeof Undici> | undefined;
+
+/**
+ * undici's request, loaded on the first HTTP exchange: a fully cached render constructs this
+ * provider but calls nothing, and should not pay for loading the HTTP client.
+ */
+const request = (async (...args: Parameters<typeof Undici.request>) => {
+  undici ??= import('undici');
+  return (await undici).request(...args);
+}) as typeof Undici.request;
 
 export interface FalProviderOptions {
   /** Queue API base; default the FAL_QUEUE_URL environment variable, else https://queue.fal.run. */
