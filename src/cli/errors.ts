@@ -1,4 +1,5 @@
 import { AnnotError } from '../errors/annot-error.js';
+import { exitStatusFor } from '../errors/error-table.js';
 
 /** The CLI's exit codes: the contract scripts and Makefiles rely on. */
 export const EXIT_OK = 0;
@@ -19,7 +20,7 @@ export interface CliFailure {
  */
 export function describeFailure(error: unknown): CliFailure {
   if (error instanceof AnnotError) {
-    return { message: error.message, exitCode: EXIT_FAILURE, code: error.code };
+    return { message: error.message, exitCode: exitStatusFor(error.code), code: error.code };
   }
   if (isUsageError(error)) {
     return { message: (error as Error).message, exitCode: EXIT_USAGE, code: 'ANNOT_USAGE' };

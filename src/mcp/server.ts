@@ -8,6 +8,7 @@ import { ATTR_CLOCK, ATTR_MCP_TOOL } from '../telemetry/attributes.js';
 import { recordFailure, withSpan } from '../telemetry/tracing.js';
 import { ALLEN_RELATIONS } from '../time/allen.js';
 import { ANNOT_TOOLS, type AnnotTool } from './tools.js';
+import { toolWording } from './tool-wording.js';
 
 export const MCP_SERVER_NAME = 'annot';
 
@@ -42,11 +43,29 @@ export function buildMcpServer(service: AnnotationService, options: McpServerOpt
     server.registerTool(
       tool.name,
       // Strict: a misspelt argument is an error the model can correct, not a value silently dropped.
-      { title: tool.title, description: tool.description, inputSchema: z.strictObject(tool.input), outputSchema: tool.output, annotations: tool.annotations },
+      { title: tool.title, description: tool.description, inputSchema: z.strictObject(tool.input), outputSchema: withToolError(tool.output), annotations: tool.annotations },
       ((args: Record<string, unknown>) => runTool(tool, service, args)) as never,
     );
   }
   return server;
+}
+
+/** What a failed tool call's structured content holds: the stable code, as HTTP and the CLI give it, and the message. */
+const TOOL_ERROR = z.object({
+  code: z.string().describe('a stable ANNOT_* code, the same HTTP (error.code) and the CLI ([ANNOT_CODE]) give'),
+  message: z.string(),
+}).describe('present only when the call failed (isError): then it is the only field');
+
+/**
+ * The output schema a client sees: the result's fields, every one present on success, or only
+ * `error` on failure (clients check structured content against it either way).
+ */
+function withToolError(output: z.ZodType<Record<string, unknown>>): z.ZodType<Record<string, unknown>> {
+  const shape = (output as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  const optional = Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, field.optional()]));
+  const described = output.description ?? 'the result';
+  return z.looseObject({ ...optional, error: TOOL_ERROR.optional() })
+    .describe(`${described}; every field is present on success, and only error when the call failed`) as unknown as z.ZodType<Record<string, unknown>>;
 }
 
 /**
@@ -72,12 +91,23 @@ export function runTool(tool: AnnotTool, service: AnnotationService, args: Recor
   });
 }
 
+/**
+ * A tool error: the message in the text (in the words of tools, not library methods), and
+ * `{error: {code, message}}` as structured content, the code being the same stable ANNOT_* code
+ * HTTP and the CLI give for that failure (src/errors/error-table.ts).
+ */
 function toolError(error: unknown): CallToolResult {
   const known = error instanceof AnnotError;
-  const message = known
+  const message = toolWording(known
     ? error.message
-    : `internal error (${error instanceof Error ? error.name : typeof error}): ${error instanceof Error ? error.message : String(error)}`;
-  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [ERROR_CODE_META_KEY]: known ? error.code : 'ANNOT_INTERNAL' } };
+    : `internal error (${error instanceof Error ? error.name : typeof error}): ${error instanceof Error ? error.message : String(error)}`);
+  const code = known ? error.code : 'ANNOT_INTERNAL';
+  return {
+    content: [{ type: 'text', text: message }],
+    structuredContent: { error: { code, message } },
+    isError: true,
+    _meta: { [ERROR_CODE_META_KEY]: code },
+  };
 }
 
 let cachedVersion: string | undefined;

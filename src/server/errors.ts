@@ -1,4 +1,5 @@
 import { AnnotError, InvalidInputError, NotFoundError } from '../errors/annot-error.js';
+import { errorRow } from '../errors/error-table.js';
 import type { ValidationIssue } from '../schemas/validation-issue.js';
 
 /** The one error shape every failing response has, whatever failed: `{error: {code, message, details?}}`. */
@@ -69,61 +70,6 @@ export class InvalidBodyError extends InvalidInputError {
   }
 }
 
-/**
- * HTTP status by error code: the only place a status is chosen for an error. The rule behind the
- * table: a request the server cannot read (query string, malformed body, unknown format name) is
- * 400; a well-formed body whose content is invalid (schema, tier, time order) is 422; a missing
- * resource 404; a clash with the current state 409; conditional writes 412/428.
- */
-const STATUS_BY_CODE: Readonly<Record<string, number>> = {
-  // surface
-  ANNOT_UNAUTHORIZED: 401,
-  ANNOT_ROUTE_NOT_FOUND: 404,
-  ANNOT_SCHEMA_NOT_FOUND: 404,
-  ANNOT_MALFORMED_BODY: 400,
-  ANNOT_UNSUPPORTED_MEDIA_TYPE: 415,
-  ANNOT_BODY_TOO_LARGE: 413,
-  ANNOT_INVALID_QUERY: 400,
-  ANNOT_INVALID_BODY: 422,
-  ANNOT_SHUTTING_DOWN: 503,
-  // shared
-  ANNOT_INVALID_INPUT: 400,
-  ANNOT_NOT_FOUND: 404,
-  // model and schemas: the content of a body
-  ANNOT_INVALID_WIRE: 422,
-  ANNOT_INVALID_ANNOTATION: 422,
-  ANNOT_INVALID_TIER: 422,
-  ANNOT_INVALID_SCHEMA_URI: 422,
-  ANNOT_UNKNOWN_BODY_SCHEMA: 422,
-  ANNOT_BODY_VALIDATION: 422,
-  ANNOT_NON_STRING_BODY_KEY: 422,
-  ANNOT_NOT_JSON: 422,
-  ANNOT_MISSING_MIGRATION: 422,
-  ANNOT_MIGRATION_FAILED: 422,
-  ANNOT_BODY_SCHEMA_CONFLICT: 409,
-  // store
-  ANNOT_ANNOTATION_NOT_FOUND: 404,
-  ANNOT_TIER_NOT_FOUND: 404,
-  ANNOT_UNKNOWN_TIER: 422,
-  ANNOT_DUPLICATE_ID: 409,
-  ANNOT_TIER_IN_USE: 409,
-  ANNOT_KEY_MISMATCH: 422,
-  // Only an uploaded file is opened while answering a request: not an .annot file (or a newer one).
-  ANNOT_STORE_FORMAT: 422,
-  // op-log and service
-  ANNOT_PRECONDITION_FAILED: 412,
-  ANNOT_PRECONDITION_REQUIRED: 428,
-  ANNOT_CLOCK_OUT_OF_RANGE: 400,
-  // time (only query strings carry seconds; bodies carry {v, r})
-  ANNOT_LOSSY_TIME: 400,
-  ANNOT_INVALID_TIME: 400,
-  ANNOT_UNKNOWN_RELATION: 400,
-  // formats
-  ANNOT_UNKNOWN_FORMAT: 400,
-  ANNOT_FORMAT_PARSE: 422,
-  ANNOT_UNREPRESENTABLE: 422,
-};
-
 /** fastify's own request errors, as ours (anything else of fastify's with a 4xx keeps its status). */
 const FASTIFY_ERRORS: Readonly<Record<string, (error: Error) => AnnotError>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new UnsupportedMediaTypeError('this route takes a JSON body: send it with Content-Type: application/json'),
@@ -170,7 +116,8 @@ export function httpFailure(error: unknown, options: { bodyLimit?: number } = {}
 }
 
 export function statusFor(error: AnnotError): number {
-  const status = STATUS_BY_CODE[error.code];
+  // The one table of codes (src/errors/error-table.ts) decides; the CLI reads its exit statuses from it too.
+  const status = errorRow(error.code)?.http;
   if (status !== undefined) return status;
   // Codes added later by a layer fall back on their family.
   if (error instanceof NotFoundError) return 404;

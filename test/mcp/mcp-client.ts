@@ -31,7 +31,15 @@ export async function connectTools(transport: Transport): Promise<ToolClient> {
     async fails(name, args = {}) {
       const raw = (await client.callTool({ name, arguments: args })) as CallToolResult;
       if (!raw.isError) throw new Error(`${name} should have failed but returned ${JSON.stringify(raw.structuredContent)}`);
-      return { message: (raw.content[0] as { text: string }).text, code: raw._meta?.['annot/error_code'] as string | undefined };
+      const message = (raw.content[0] as { text: string }).text;
+      const code = (raw.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+      // Our tool errors carry the code in the structured content (and, as before, in _meta); the
+      // SDK's own argument check (before a tool runs) has neither.
+      if (raw.structuredContent !== undefined) {
+        expect(raw._meta?.['annot/error_code']).toBe(code);
+        expect((raw.structuredContent as { error: { message: string } }).error.message).toBe(message);
+      }
+      return { message, code };
     },
     close: () => client.close(),
   };

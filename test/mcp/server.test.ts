@@ -59,7 +59,12 @@ describe('runTool', () => {
 
   it('turns an unexpected exception into a tool error that names it, never a crash', async () => {
     const result = await runTool(failing(new TypeError('boom')), service, {});
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'internal error (TypeError): boom' }], _meta: { 'annot/error_code': 'ANNOT_INTERNAL' } });
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'internal error (TypeError): boom' }],
+      structuredContent: { error: { code: 'ANNOT_INTERNAL', message: 'internal error (TypeError): boom' } },
+      _meta: { 'annot/error_code': 'ANNOT_INTERNAL' },
+    });
   });
 
   it('reports a thrown non-error value too', async () => {

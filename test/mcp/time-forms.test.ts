@@ -76,3 +76,27 @@ describe('MCP tools speak the one time vocabulary', () => {
     expect(JSON.stringify(addTool.outputSchema)).toMatch(/"s":\{[^}]*"type":"string"/);
   });
 });
+
+describe('MCP tool errors', () => {
+  const { dir, cleanup } = tempDir('annot-mcp-errors-');
+  let tools: ToolClient;
+  beforeAll(async () => {
+    tools = await connectTools(annotMcpTransport(join(dir, 'errors.annot')));
+  });
+  afterAll(async () => {
+    await tools?.close();
+    cleanup();
+  });
+
+  it('carry the code in structured content and name tools, not library methods', async () => {
+    const failed = await tools.fails('add_annotation', { tier: 'nowhere', asset_id: 'a.wav', start_seconds: 0, end_seconds: 1, body: { text: 'x' } });
+    expect(failed.code).toBe('ANNOT_UNKNOWN_TIER');
+    expect(failed.message).toMatch(/add_tier/);
+    expect(failed.message).not.toMatch(/addTier/);
+    const missing = await tools.fails('get_annotation', { annotation_id: '00000000-0000-4000-8000-000000000009' });
+    expect(missing.code).toBe('ANNOT_ANNOTATION_NOT_FOUND');
+    const half = await tools.fails('query_annotations', { start_seconds: 1 });
+    expect(half.code).toBe('ANNOT_INVALID_INPUT');
+    expect(half.message).toMatch(/start_seconds and end_seconds/);
+  });
+});

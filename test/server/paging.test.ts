@@ -34,18 +34,20 @@ describe('HTTP listing pages with an opaque cursor', () => {
     }
     expect(await t.store.addMany(generate())).toBe(total);
     const seen = new Set<string>();
+    let repeated = 0;
     let path: string | null = '/annotations?limit=1000';
     let pages = 0;
     while (path !== null) {
       const answer: Answer = await t.call('GET', path);
       expect(answer.status).toBe(200);
       for (const annotation of answer.json as Array<{ id: string }>) {
-        expect(seen.has(annotation.id)).toBe(false);
+        if (seen.has(annotation.id)) repeated++;
         seen.add(annotation.id);
       }
       pages++;
       path = nextLink(answer);
     }
+    expect(repeated).toBe(0);
     expect(seen.size).toBe(total);
     expect(pages).toBe(250);
   }, 600_000);
