@@ -142,23 +142,33 @@ export class TimelineModel {
     if (at >= 0) lane.items.splice(at, 1);
   }
 
-  /** The items of a lane that may intersect [from, to], in start order. */
-  visible(lane: Lane, from: number, to: number): Item[] {
+  /** The lane's items in start order. */
+  sorted(lane: Lane): Item[] {
     if (!lane.sorted) {
       lane.items.sort((a, b) => a.start - b.start || a.end - b.end);
       lane.sorted = true;
     }
-    const items = lane.items;
+    return lane.items;
+  }
+
+  /** The index of the first item of the (sorted) lane starting at or after `time`. */
+  firstStartingAt(lane: Lane, time: number): number {
+    const items = this.sorted(lane);
     let lo = 0;
     let hi = items.length;
-    const first = from - lane.maxDuration;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (items[mid].start < first) lo = mid + 1;
+      if (items[mid].start < time) lo = mid + 1;
       else hi = mid;
     }
+    return lo;
+  }
+
+  /** The items of a lane that may intersect [from, to], in start order. */
+  visible(lane: Lane, from: number, to: number): Item[] {
+    const items = this.sorted(lane);
     const out: Item[] = [];
-    for (let i = lo; i < items.length && items[i].start <= to; i++) if (items[i].end >= from) out.push(items[i]);
+    for (let i = this.firstStartingAt(lane, from - lane.maxDuration); i < items.length && items[i].start <= to; i++) if (items[i].end >= from) out.push(items[i]);
     return out;
   }
 
