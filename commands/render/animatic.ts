@@ -16,13 +16,19 @@ export default class RenderAnimatic extends AnnotCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(RenderAnimatic);
     const hold = parseHold(flags.hold);
-    const [{ readManifestFile }, { writeAnimatic }] = await Promise.all([import('../../src/render/manifest-file.js'), import('../../src/render/animatic.js')]);
+    const [{ readManifestFile }, { writeAnimatic }, { touchIfOlder }] = await Promise.all([
+      import('../../src/render/manifest-file.js'),
+      import('../../src/render/animatic.js'),
+      import('../../src/render/output-files.js'),
+    ]);
     const manifest = readManifestFile(flags.manifest);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.on('SIGINT', onSigint);
     try {
       const a = await writeAnimatic(manifest, flags.out, { hold, signal: controller.signal });
+      // Unchanged, but older than its manifest: newer now, so a make rule on the manifest is satisfied.
+      if (!a.written) touchIfOlder(flags.out, [flags.manifest]);
       writeLine(`animatic ${a.path}: ${a.duration.toFixed(3)} s in ${a.parts} parts, subtitles ${a.subtitles}${a.written ? '' : ' (unchanged)'}`);
     } finally {
       process.off('SIGINT', onSigint);

@@ -15,8 +15,14 @@ export default class RenderStoryboard extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderStoryboard);
-    const [{ readManifestFile }, { writeStoryboardFromManifest }] = await Promise.all([import('../../src/render/manifest-file.js'), import('../../src/render/storyboard.js')]);
+    const [{ readManifestFile }, { writeStoryboardFromManifest }, { touchIfOlder }] = await Promise.all([
+      import('../../src/render/manifest-file.js'),
+      import('../../src/render/storyboard.js'),
+      import('../../src/render/output-files.js'),
+    ]);
     const written = await writeStoryboardFromManifest(readManifestFile(flags.manifest), args.path);
+    // Unchanged, but older than its manifest: newer now, so a make rule on the manifest is satisfied.
+    if (!written) touchIfOlder(args.path, [flags.manifest]);
     writeLine(`storyboard ${args.path}${written ? '' : ' (unchanged)'}`);
   }
 }

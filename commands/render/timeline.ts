@@ -23,10 +23,16 @@ export default class RenderTimeline extends AnnotCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderTimeline);
     const hold = parseHold(flags.hold);
-    const [{ readManifestFile }, { isLinkedTimeline, writeLinkedTimeline }] = await Promise.all([import('../../src/render/manifest-file.js'), import('../../src/render/timeline.js')]);
+    const [{ readManifestFile }, { isLinkedTimeline, writeLinkedTimeline }, { touchIfOlder }] = await Promise.all([
+      import('../../src/render/manifest-file.js'),
+      import('../../src/render/timeline.js'),
+      import('../../src/render/output-files.js'),
+    ]);
     if (!isLinkedTimeline(args.path)) throw new InvalidInputError(`${args.path}: expected a timeline name ending in .otio, .eaf or .vtt`);
     const manifest = readManifestFile(flags.manifest);
     const t = await writeLinkedTimeline(manifest, args.path, { hold, animatic: flags.animatic });
+    // Unchanged, but older than its inputs: newer now, so a make rule on them is satisfied.
+    if (!t.written) touchIfOlder(args.path, flags.animatic ? [flags.manifest, flags.animatic] : [flags.manifest]);
     writeLine(`timeline ${args.path} (${t.format})${t.written ? '' : ' (unchanged)'}`);
   }
 }

@@ -33,7 +33,7 @@ describe('format inference', () => {
   });
 
   it('names the known formats when nothing matches', () => {
-    expect(() => sniff('notes.txt', 'just some text')).toThrow(/cannot tell the format of "notes.txt".*annot, eaf, jams, label_studio, otio, srt, textgrid, web_annotation, webvtt/);
+    expect(() => sniff('notes.txt', 'just some text')).toThrow(/cannot tell the format of "notes.txt".*annot, eaf \(elan\), jams, label_studio \(ls, labelstudio\), otio, srt \(subrip\), textgrid \(tg, praat\), web_annotation \(wa, w3c, webannotation\), webvtt \(vtt\)/);
     expect(() => inferFormat({ explicit: 'docx' })).toThrow(/unknown format "docx"; known formats: annot, eaf/);
   });
 });

@@ -17,7 +17,7 @@ describe('annot convert: findings, loss reports and counts', () => {
     const out = join(dir, 'kept.vtt');
     const result = await runCli(['convert', DROPPED_BLOCK, out]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`${DROPPED_BLOCK}:5:1: warning: skipped 1 block without a timing line (the first here) [block_dropped]`);
+    expect(result.stderr).toContain(`${DROPPED_BLOCK}:5:1: warning: block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts "no timing line here") [block_dropped]`);
     expect(existsSync(out)).toBe(true);
   });
 

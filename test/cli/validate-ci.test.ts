@@ -57,7 +57,7 @@ describe('annot validate for CI', () => {
     it('prints warnings as ::warning', async () => {
       const result = await runCli(['validate', DROPPED_BLOCK, '--format', 'github']);
       expect(result.code).toBe(0);
-      expect(result.stdout).toBe(`::warning file=${DROPPED_BLOCK},line=5,col=1,title=block_dropped::skipped 1 block without a timing line (the first here)\n`);
+      expect(result.stdout).toBe(`::warning file=${DROPPED_BLOCK},line=5,col=1,title=block_dropped::block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts "no timing line here")\n`);
     });
 
     it('escapes % CR LF in the message, and those plus , and : in properties', async () => {
@@ -76,7 +76,7 @@ describe('annot validate for CI', () => {
     it('0 when there are only warnings, and the text format prints file:line:col: severity: message [code]', async () => {
       const result = await runCli(['validate', DROPPED_BLOCK]);
       expect(result.code).toBe(0);
-      expect(result.stdout.split('\n')[0]).toBe(`${DROPPED_BLOCK}:5:1: warning: skipped 1 block without a timing line (the first here) [block_dropped]`);
+      expect(result.stdout.split('\n')[0]).toBe(`${DROPPED_BLOCK}:5:1: warning: block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts "no timing line here") [block_dropped]`);
       expect(result.stdout).toContain('valid, 0 errors, 1 warning\n');
       expect(result.stdout).toContain('2 annotations in 1 tier, 1–4 s, 1 asset\n');
     });
@@ -137,7 +137,7 @@ describe('annot validate for CI', () => {
           passed: true,
           error_count: 0,
           warning_count: 1,
-          findings: [{ code: 'block_dropped', severity: 'warning', file: DROPPED_BLOCK, line: 5, column: 1, message: 'skipped 1 block without a timing line (the first here)' }],
+          findings: [{ code: 'block_dropped', severity: 'warning', file: DROPPED_BLOCK, line: 5, column: 1, message: 'block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts "no timing line here")' }],
           annotations: 2,
         });
       }
@@ -148,7 +148,7 @@ describe('annot validate for CI', () => {
     it('reads `-`, sniffs the format and names it <stdin>', async () => {
       const result = await runCli(['validate', '-'], { input: readFileSync(DROPPED_BLOCK) });
       expect(result.code).toBe(0);
-      expect(result.stdout.split('\n')[0]).toBe('<stdin>:5:1: warning: skipped 1 block without a timing line (the first here) [block_dropped]');
+      expect(result.stdout.split('\n')[0]).toBe('<stdin>:5:1: warning: block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts "no timing line here") [block_dropped]');
       expect(result.stdout).toContain('<stdin> (srt): valid');
     });
 

@@ -25,18 +25,20 @@ describe('the example Makefile', () => {
     const scene = join(t.dir, 'fixtures/scenes/lighthouse.yaml');
     copyFileSync(LIGHTHOUSE, scene);
     make();
-    const vtt = join(t.dir, 'build/lighthouse.vtt');
+    const mp4 = join(t.dir, 'build/lighthouse.mp4');
+    const otio = join(t.dir, 'build/lighthouse.otio');
+    const eaf = join(t.dir, 'build/lighthouse.eaf');
     const html = join(t.dir, 'build/lighthouse.html');
     const manifest = join(t.dir, 'build/lighthouse.manifest.json');
-    expect(existsSync(vtt) && existsSync(html) && existsSync(join(t.dir, 'build/media/The_Last_Keeper/shot-s1.png'))).toBe(true);
+    for (const built of [mp4, otio, eaf, html, join(t.dir, 'build/media/The_Last_Keeper/shot-s1.png')]) expect(existsSync(built)).toBe(true);
     expect(make()).toContain('Nothing to be done');
 
     // Touched but unchanged: the render runs once (all cached), the manifest keeps its content
-    // and only its mtime moves past the scene's, and so do the unchanged subtitles and
-    // storyboard: the next `make` has nothing to do.
+    // and only its mtime moves past the scene's; the derived files, rebuilt from it, keep theirs
+    // and only move their mtimes: the next `make` has nothing to do.
     const later = new Date(Date.now() + 5000);
     utimesSync(scene, later, later);
-    const contents = () => [manifest, vtt, html].map((p) => readFileSync(p, 'utf8'));
+    const contents = () => [manifest, otio, html].map((p) => readFileSync(p, 'utf8'));
     const before = contents();
     const touched = make();
     expect(touched).toContain('--out build/media');
@@ -44,12 +46,12 @@ describe('the example Makefile', () => {
     expect(statSync(manifest).mtimeMs).toBeGreaterThanOrEqual(statSync(scene).mtimeMs);
     expect(make()).toContain('Nothing to be done');
 
-    // A changed line: one beat re-rendered, the manifest rewritten, the subtitles rebuilt.
+    // A changed line: one beat re-rendered, the manifest rewritten, the timelines rebuilt.
     writeFileSync(scene, readFileSync(scene, 'utf8').replace('It is. She is.', 'It is. She still is.'));
     const edited = new Date(Date.now() + 10000);
     utimesSync(scene, edited, edited);
     const changed = make();
-    expect(changed).toContain('--timeline');
-    expect(readFileSync(vtt, 'utf8')).toContain('It is. She still is.');
+    expect(changed).toContain('render timeline');
+    expect(readFileSync(eaf, 'utf8')).toContain('It is. She still is.');
   });
 });

@@ -54,7 +54,7 @@ describe('annot render scene', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(LIGHTHOUSE);
     expect(refused.stderr).toContain(scene);
-    expect(refused.stdout).toBe('');
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'ANNOT_MANIFEST_OTHER_SCENE' } });
     const manifest = join(t.dir, 'edited.manifest.json');
     const result = await render(['scene', scene, '--manifest', manifest, '--json'], t.env);
     expect(result.code).toBe(0);

@@ -215,7 +215,11 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   return { dropped };
 }
 
-const CUE_FIELDS = new Set<string>(['text', 'id', 'speaker', 'settings', 'written_end', 'notes_before', ...SETTING_FIELDS]);
+/**
+ * Body fields a WebVTT cue keeps. An SRT cue's `sequence` is counted as kept too: it is only the
+ * cue's position, which the cue order keeps, so the loss report does not name it for an SRT source.
+ */
+const CUE_FIELDS = new Set<string>(['text', 'id', 'speaker', 'settings', 'written_end', 'notes_before', 'sequence', ...SETTING_FIELDS]);
 
 /**
  * The settings to write after a cue's timing: as written in the source when that text still says
