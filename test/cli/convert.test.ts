@@ -19,7 +19,7 @@ describe('annot convert', () => {
     const query = await runCli(['query', annot, '--start', '11.125', '--end', '15']);
     const cues = query.stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(cues).toHaveLength(1);
-    expect(cues[0].reference.interval).toEqual({ start: { v: 11125, r: 1000 }, end: { v: 15000, r: 1000 } });
+    expect(cues[0].reference.interval).toEqual({ start: { v: 11125, r: 1000, s: '11.125' }, end: { v: 15000, r: 1000, s: '15' } });
     expect(cues[0].body.text).toBe('<v Jonas>The lamp turned once every twelve seconds.');
 
     const toVtt = await runCli(['convert', annot, back]);
