@@ -75,6 +75,9 @@ class RequestEnded extends Error {
   }
 }
 
+/** Failures of the status endpoint itself (429, 5xx after retries): the request's status is unknown. */
+const statusUnknown = new WeakSet<Error>();
+
 function gone(ticket: RequestTicket): RequestEnded {
   return new RequestEnded(404, `fal no longer knows the request ${ticket.request_id}`);
 }
@@ -143,7 +146,7 @@ export class FalProvider implements Provider {
           // completed. One that failed, that fal no longer knows (404) or that ended any other
           // way (expired, cancelled) will never produce a result: forget it and submit afresh.
           // A connection failure says nothing about the request: it stays recorded.
-          if (controller.signal.aborted || !(error instanceof FalError || error instanceof RequestEnded)) throw error;
+          if (controller.signal.aborted || statusUnknown.has(error as Error) || !(error instanceof FalError || error instanceof RequestEnded)) throw error;
           options.onDropped?.();
           emitSafely(state.onEvent, { type: 'notice', model_id: modelId, request_id: ticket.request_id, message: `${modelId}: the earlier request ${ticket.request_id} cannot be collected (${(error as Error).message}); submitting it again` });
           ticket = undefined;
@@ -161,8 +164,9 @@ export class FalProvider implements Provider {
         options.onDropped?.();
         thrown = new FalServerError(modelId, error.status, error.message);
       } else if (error instanceof FalError) {
-        // Every typed failure ends the request for us: a re-run must submit afresh, not resume it.
-        options.onDropped?.();
+        // Every typed failure of the request ends it for us: a re-run must submit afresh, not
+        // resume it. Only when fal's status service failed is its status unknown: kept.
+        if (!statusUnknown.has(error)) options.onDropped?.();
       } else {
         // The status is unknown (the connection failed): the ticket stays recorded for this call.
         thrown = new FalServerError(modelId, undefined, `the connection failed (${(error as Error).message})`, { cause: error });
@@ -254,7 +258,12 @@ export class FalProvider implements Provider {
     while (!completed) {
       const reply = await this.exchange('status', state, 'GET', statusUrl, undefined, { retryMalformed: true });
       if (reply.status === 404) throw gone(ticket);
-      if (reply.status < 200 || reply.status >= 300) throw httpError(state.modelId, reply);
+      if (reply.status < 200 || reply.status >= 300) {
+        const error = httpError(state.modelId, reply);
+        // fal's status service failing (429, 5xx) says nothing about the request itself.
+        if (reply.status === 429 || reply.status >= 500) statusUnknown.add(error);
+        throw error;
+      }
       completed = this.onStatus(state, ticket, reply.json!, seen);
       if (!completed) await sleep(this.options.pollIntervalMs, state.signal);
     }
