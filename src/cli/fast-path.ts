@@ -92,7 +92,8 @@ async function runReporting(work: () => Promise<void>): Promise<void> {
     await work();
   } catch (error) {
     const failure = describeFailure(error);
-    process.stderr.write(`annot: ${failure.message}\n`);
+    // The same line the oclif path prints (src/cli/base-command.ts).
+    process.stderr.write(`annot: ${failure.message} [${failure.code}]\n`);
     if (process.env.ANNOT_DEBUG && error instanceof Error && error.stack) process.stderr.write(error.stack + '\n');
     process.exitCode = failure.exitCode;
   }

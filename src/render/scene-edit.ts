@@ -135,7 +135,9 @@ async function draftBeat(beat: LayoutBeat, r: Record<string, unknown> | undefine
   const none = { v: 0, r: 1 };
   if (beat.skipped) return { ...base, missing: `skipped: ${beat.skipped}`, seconds: none };
   if (!r) return { ...base, missing: 'not rendered', seconds: none };
-  if (typeof r.skipped === 'string') return { ...base, missing: `skipped: ${r.skipped}`, seconds: none };
+  // An action-only beat is skipped by the render (nothing to speak) but still holds the screen below.
+  const actionOnly = beat.line === '' && beat.action !== '';
+  if (typeof r.skipped === 'string' && !actionOnly) return { ...base, missing: `skipped: ${r.skipped}`, seconds: none };
   const audioFile = r.audio_url ? localFile(r.audio_path, r.audio_url) : undefined;
   const videoFile = r.video_url ? localFile(r.video_path, r.video_url) : undefined;
   const out: Omit<EditBeat, 'start' | 'duration'> & { seconds: RationalTimeWire } = { ...base, seconds: none };
