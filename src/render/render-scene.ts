@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import pLimit from 'p-limit';
 import { AnnotError } from '../errors/annot-error.js';
 import { buildManifest, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './manifest.js';
 import { resolveProvider, type CommonRenderOptions } from './model-call.js';
@@ -99,38 +100,44 @@ async function* finishedUnits(
   }
   const done: Finished[] = [];
   let wake: (() => void) | undefined;
-  let next = 0;
-  let active = 0;
+  let unsettled = units.length;
   let stopped = false;
-  const startMore = () => {
-    while (!stopped && active < concurrency && next < units.length) {
-      const unit = units[next++];
-      active++;
-      inCallerContext(unit.run).then(
-        (result) => finish({ unit, result }),
-        (error: Error) => {
-          if (!options.keepGoing) stopped = true;
-          finish({ unit, error });
-        },
-      );
+  // rejectOnClear: units dropped from the queue settle (rejected) instead of hanging, so the
+  // count of unsettled units reaches zero.
+  const limit = pLimit({ concurrency, rejectOnClear: true });
+  const stop = () => {
+    stopped = true;
+    limit.clearQueue();
+  };
+  // p-limit starts a queued unit as soon as a slot frees, which is before a .then() on the failed
+  // unit's promise would run. So the stop decision is made inside the limited function, before it
+  // returns and frees its slot, and every unit checks it first thing, before doing any work.
+  const runUnit = async (unit: Unit): Promise<Finished | undefined> => {
+    if (stopped || options.signal?.aborted) return undefined;
+    try {
+      return { unit, result: await inCallerContext(unit.run) };
+    } catch (error) {
+      if (!options.keepGoing) stop();
+      return { unit, error: error as Error };
+    } finally {
+      if (options.signal?.aborted) stop();
     }
   };
-  const finish = (item: Finished) => {
-    active--;
-    done.push(item);
-    if (options.signal?.aborted) stopped = true;
-    startMore();
+  const settle = (item: Finished | undefined) => {
+    unsettled--;
+    if (item) done.push(item);
     wake?.();
   };
   try {
-    startMore();
-    while (active > 0 || done.length > 0) {
+    // A unit that was not started (undefined, or rejected by clearQueue) yields nothing.
+    for (const unit of units) limit(runUnit, unit).then(settle, () => settle(undefined));
+    while (unsettled > 0 || done.length > 0) {
       if (done.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
       while (done.length > 0) yield done.shift()!;
     }
   } finally {
-    stopped = true;
+    stop();
   }
 }
 
