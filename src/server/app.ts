@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AnnotationService } from '../service/annotation-service.js';
 import { traceHttpRequests } from '../telemetry/http-server-spans.js';
 import { bearerChecker, PUBLIC_PATHS, WWW_AUTHENTICATE_REALM } from './auth.js';
-import { httpFailure, RouteNotFoundError, ShuttingDownError } from './errors.js';
+import { httpFailure, RouteNotFoundError } from './errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { authorizationOf, PAGE_PATHS } from './page/page-auth.js';
 import type { RouteContext } from './route-context.js';
@@ -56,7 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: false,
     bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false } },
-    // Our own hook answers requests that arrive while closing, in the one error shape.
+    // A closing server still answers every request on a connection it had accepted (see drain.ts).
     return503OnClosing: false,
   });
   // First, so every route registered below (the MCP mount included) runs inside its request's span.
@@ -89,8 +89,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new ShuttingDownError('the server is shutting down; retry against its replacement');
+  // Requests that reach a closing server came on connections it had already accepted: they are
+  // answered normally, and their connection closes after the answer.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
   });
 
   if (options.token !== undefined) {
