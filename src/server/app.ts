@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AnnotationService } from '../service/annotation-service.js';
 import { traceHttpRequests } from '../telemetry/http-server-spans.js';
+import { isDocsAssetRoute, registerApiDocs } from './api-docs.js';
 import { bearerChecker, PUBLIC_PATHS, WWW_AUTHENTICATE_REALM } from './auth.js';
 import { httpFailure, RouteNotFoundError } from './errors.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -99,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const check = bearerChecker(options.token);
     app.addHook('onRequest', async (request) => {
       const route = request.routeOptions.url ?? '';
-      if (!PUBLIC_PATHS.has(route) && !PAGE_PATHS.has(route)) check(authorizationOf(request));
+      if (!PUBLIC_PATHS.has(route) && !PAGE_PATHS.has(route) && !isDocsAssetRoute(route)) check(authorizationOf(request));
     });
   }
 
@@ -117,8 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMetaRoutes(app, context);
   registerOpLogRoutes(app, context);
   registerLiveRoutes(app, context, options.live);
-  const openApi = buildOpenApiDocument(options.version ?? '0.0.0');
-  app.get('/openapi.json', async () => openApi);
+  await registerApiDocs(app, buildOpenApiDocument(options.version ?? '0.0.0'));
 
   if (options.mountMcp) await options.mountMcp(app, options.service);
   await app.ready();
