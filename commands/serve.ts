@@ -6,7 +6,7 @@ import { notice, writeLine } from '../src/cli/output.js';
 
 export default class Serve extends AnnotCommand {
   static override description =
-    'Serve an annotation store over HTTP (REST + OpenAPI at /openapi.json). Without a file the store lives in memory; with one, the .annot file is served (and created when missing). Stops cleanly on Ctrl-C or SIGTERM';
+    'Serve an annotation store over HTTP (REST + OpenAPI at /openapi.json, its human page at /docs). Without a file the store lives in memory; with one, the .annot file is served (and created when missing). Stops cleanly on Ctrl-C or SIGTERM';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve talk.annot --port 8080',

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AnnotationService } from '../service/annotation-service.js';
 import { traceHttpRequests } from '../telemetry/http-server-spans.js';
+import { isDocsAssetRoute, registerApiDocs } from './api-docs.js';
 import { bearerChecker, PUBLIC_PATHS, WWW_AUTHENTICATE_REALM } from './auth.js';
-import { httpFailure, RouteNotFoundError, ShuttingDownError } from './errors.js';
+import { httpFailure, RouteNotFoundError } from './errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { authorizationOf, PAGE_PATHS } from './page/page-auth.js';
 import type { RouteContext } from './route-context.js';
@@ -56,7 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: false,
     bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false } },
-    // Our own hook answers requests that arrive while closing, in the one error shape.
+    // A closing server still answers every request on a connection it had accepted (see drain.ts).
     return503OnClosing: false,
   });
   // First, so every route registered below (the MCP mount included) runs inside its request's span.
@@ -89,15 +90,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new ShuttingDownError('the server is shutting down; retry against its replacement');
+  // Requests that reach a closing server came on connections it had already accepted: they are
+  // answered normally, and their connection closes after the answer.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
   });
 
   if (options.token !== undefined) {
     const check = bearerChecker(options.token);
     app.addHook('onRequest', async (request) => {
       const route = request.routeOptions.url ?? '';
-      if (!PUBLIC_PATHS.has(route) && !PAGE_PATHS.has(route)) check(authorizationOf(request));
+      if (!PUBLIC_PATHS.has(route) && !PAGE_PATHS.has(route) && !isDocsAssetRoute(route)) check(authorizationOf(request));
     });
   }
 
@@ -115,8 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMetaRoutes(app, context);
   registerOpLogRoutes(app, context);
   registerLiveRoutes(app, context, options.live);
-  const openApi = buildOpenApiDocument(options.version ?? '0.0.0');
-  app.get('/openapi.json', async () => openApi);
+  await registerApiDocs(app, buildOpenApiDocument(options.version ?? '0.0.0'));
 
   if (options.mountMcp) await options.mountMcp(app, options.service);
   await app.ready();

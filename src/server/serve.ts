@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import { AnnotationService } from '../service/annotation-service.js';
 import { buildApp, type AppOptions } from './app.js';
+import { drainOnClose } from './drain.js';
 
 // The `annot/server` subpath entry: the app builder beside the server starter.
 export { buildApp, type AppOptions } from './app.js';
@@ -26,6 +27,7 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { store, host = '127.0.0.1', port = 0, ...appOptions } = options;
   const app = await buildApp({ ...appOptions, service: new AnnotationService(store) });
+  const drain = drainOnClose(app.server);
   try {
     await app.listen({ host, port });
   } catch (error) {
@@ -41,6 +43,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close: () => {
       closing ??= (async () => {
         try {
+          drain.beginDrain();
+          // Connections and bytes that arrived in the same turn as the signal are taken in first.
+          await new Promise((resolve) => setImmediate(resolve));
           await app.close();
         } finally {
           await store.close();

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { ANNOT_BIN } from '../support/run-cli.js';
@@ -67,6 +68,36 @@ describe('annot serve (the built CLI)', () => {
     expect(JSON.parse(finished.body)).toMatchObject({ annotations_added: 6 });
     expect(await served.exited).toEqual({ code: 0, signal: null });
     expect(served.stderr()).toContain('annot serve: stopped');
+  });
+
+  it('answers a request whose connection was accepted before SIGTERM but whose bytes arrive after it', async () => {
+    const sample = join(dir, 'late.annot');
+    await writeSampleAnnot(sample);
+    const upload = readFileSync(sample);
+    const served = await serve([]);
+    const { hostname, port } = new URL(served.url);
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let raw = '';
+    socket.on('data', (chunk: Buffer) => (raw += chunk.toString('latin1')));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    served.child.kill('SIGTERM');
+    // Wait until the server has begun its shutdown: new connections are refused.
+    for (;;) {
+      try {
+        await fetch(`${served.url}/health`, { headers: { connection: 'close' } });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } catch {
+        break;
+      }
+    }
+    socket.write(`POST /import?format=annot HTTP/1.1\r\nhost: ${hostname}\r\ncontent-length: ${upload.length}\r\n\r\n`);
+    socket.write(upload);
+    await ended;
+    expect(raw).toMatch(/^HTTP\/1\.1 201 /);
+    expect(raw.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ annotations_added: 6 });
+    expect(await served.exited).toEqual({ code: 0, signal: null });
   });
 
   it('requires the bearer token given in ANNOT_TOKEN, except on /health', async () => {

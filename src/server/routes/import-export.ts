@@ -2,6 +2,7 @@ import { formatFinding } from '../../adapters/finding.js';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { UnknownFormatError } from '../../adapters/errors.js';
 import { listFormats } from '../../service/formats.js';
@@ -17,10 +18,17 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
   const { service, scratchDir, maxImportBytes } = context;
 
   // The upload is any media type, streamed to a scratch file as it arrives: this scope takes
-  // every body unparsed, and the handler reads the request stream itself.
+  // every body unparsed (the handler reads the request stream itself) except multipart/form-data,
+  // which @fastify/multipart streams part by part.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    await scope.register(multipart, {
+      limits: { fileSize: maxImportBytes, files: 1 },
+      // The field `file` is the upload whatever its part says; other parts are files only when
+      // they carry a file name (busboy would also count every application/octet-stream field).
+      isPartAFile: (field, _type, filename) => field === 'file' || filename !== undefined,
+    });
 
     scope.post('/import', async (request, reply) => {
       const query = QueryParams.of(request.query, ['format', 'rate', 'asset_id', 'tier']);
@@ -30,7 +38,7 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
       const rate = query.integer('rate', { min: 1, max: Number.MAX_SAFE_INTEGER });
       const path = join(scratchDir, `upload-${randomUUID()}`);
       try {
-        await spoolUpload(request.raw, path, maxImportBytes);
+        await spoolUpload(request, path, maxImportBytes);
         const warnings: string[] = [];
         const report = await importIntoService(service, {
           path,
