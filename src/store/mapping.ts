@@ -6,9 +6,9 @@ import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
 import type { Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
 import { annotationFromWire, annotationToWire, tierFromWire, tierToWire } from '../model/wire.js';
-import type { AllenRelation } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import { StoreFormatError } from './errors.js';
+import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
 import { MemoryStore, type StoreChange } from './memory.js';
 import type { AddTierOptions } from './store.js';
 
@@ -74,7 +74,7 @@ export interface MappingStoreOptions<V> {
  * or anyone writing the map directly, is not seen, and its writes may be overwritten. Give the
  * store a map (or a prefix-scoped view of one) dedicated to it.
  */
-export class MappingStore<V = unknown> implements OpLoggedStore {
+export class MappingStore<V = unknown> extends IntervalQueryShortcuts implements OpLoggedStore {
   readonly kind = 'mapping';
 
   private readonly codec: MappingCodec<V>;
@@ -84,6 +84,7 @@ export class MappingStore<V = unknown> implements OpLoggedStore {
     private readonly map: MapLike<V>,
     options: MappingStoreOptions<V> = {},
   ) {
+    super();
     this.codec = options.codec ?? (JSON_VALUE_CODEC as MappingCodec<V>);
     this.memory = new MemoryStore({ beforeCommit: (change) => this.writeThrough(change) });
     const snapshot = this.readSnapshot();
@@ -147,20 +148,8 @@ export class MappingStore<V = unknown> implements OpLoggedStore {
     return this.memory.listMeta();
   }
 
-  intersects(query: TimeInterval): Promise<Annotation[]> {
-    return this.memory.intersects(query);
-  }
-
-  during(query: TimeInterval): Promise<Annotation[]> {
-    return this.memory.during(query);
-  }
-
-  contains(query: TimeInterval): Promise<Annotation[]> {
-    return this.memory.contains(query);
-  }
-
-  relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
-    return this.memory.relate(query, relations);
+  protected queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
+    return relations === 'intersects' ? this.memory.intersects(query) : this.memory.relate(query, relations);
   }
 
   byTier(tier: string): Promise<Annotation[]> {

@@ -1,6 +1,5 @@
 import { annotationInterval, type Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
-import type { AllenRelation } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import {
   AnnotationNotFoundError,
@@ -9,6 +8,7 @@ import {
   UnknownTierError,
 } from './errors.js';
 import { IntervalIndex } from './interval-index.js';
+import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
 import { MemoryOpLog } from '../oplog/memory-op-log.js';
 import type { Mutation } from '../oplog/mutation.js';
@@ -58,7 +58,7 @@ const STREAM_SLICE = 1024;
  * an IntervalIndex over the annotations that have an interval. Every mutation validates the
  * whole change first and only then touches any structure, so a refused call changes nothing.
  */
-export class MemoryStore implements OpLoggedStore {
+export class MemoryStore extends IntervalQueryShortcuts implements OpLoggedStore {
   readonly kind: string = 'memory';
 
   private readonly entries = new Map<string, Entry>();
@@ -74,6 +74,7 @@ export class MemoryStore implements OpLoggedStore {
   private readonly opLog = new MemoryOpLog(this);
 
   constructor(options: MemoryStoreOptions = {}) {
+    super();
     this.beforeCommit = options.beforeCommit ?? (() => undefined);
   }
 
@@ -185,19 +186,7 @@ export class MemoryStore implements OpLoggedStore {
     return Object.fromEntries(this.meta);
   }
 
-  async intersects(query: TimeInterval): Promise<Annotation[]> {
-    return this.search(query, 'intersects');
-  }
-
-  async during(query: TimeInterval): Promise<Annotation[]> {
-    return this.search(query, ['during']);
-  }
-
-  async contains(query: TimeInterval): Promise<Annotation[]> {
-    return this.search(query, ['contains']);
-  }
-
-  async relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
+  protected async queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     return this.search(query, relations);
   }
 
@@ -277,7 +266,7 @@ export class MemoryStore implements OpLoggedStore {
   /** Nothing to release; the store stays usable. */
   async close(): Promise<void> {}
 
-  private search(query: TimeInterval, relations: readonly AllenRelation[] | 'intersects'): Annotation[] {
+  private search(query: TimeInterval, relations: IntervalQueryKind): Annotation[] {
     const bounds = candidateBounds(query, relations);
     if (bounds === null) return [];
     const accept =

@@ -5,10 +5,11 @@ import { annotationInterval, type Annotation, type Reference } from '../model/an
 import { isUuid, normalizeUuid } from '../model/ids.js';
 import type { JsonObject } from '../json/json-body.js';
 import { makeTier, type Tier } from '../model/tier.js';
-import { holds, type AllenRelation } from '../time/allen.js';
+import { holds } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
 import { TimeInterval } from '../time/time-interval.js';
 import { AnnotationNotFoundError, DuplicateAnnotationIdError, KeyMismatchError, StoreFormatError, UnknownTierError } from './errors.js';
+import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
 import { compareIds } from './ordering.js';
 import { matchesIntersects, matchesRelations } from './relation-filter.js';
 import { hasWal, inspectAnnotFile, removeReaderSideFiles, type AnnotFileState } from './sqlite-file.js';
@@ -79,7 +80,7 @@ const BULK_LOAD_ROWS = 20_000;
  * application's SQLite database or a file stamped with a newer schema version is a
  * StoreFormatError, and the file keeps every byte. An older schema version is migrated forward.
  */
-export class SqliteStore implements OpLoggedStore {
+export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore {
   readonly kind = 'sqlite';
 
   private readonly db: Database.Database;
@@ -101,6 +102,7 @@ export class SqliteStore implements OpLoggedStore {
     private readonly cleanSideFiles: boolean,
     private readonly scratch: boolean,
   ) {
+    super();
     this.db = db;
     this.stmt = prepareStatements(db);
     this.runImmediate = db.transaction((work: () => unknown) => work()).immediate;
@@ -270,9 +272,14 @@ export class SqliteStore implements OpLoggedStore {
     return out;
   }
 
-  async intersects(query: TimeInterval): Promise<Annotation[]> {
+  protected async queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     await this.idle();
-    return this.select(candidateRanges(query, ['intersects'], this.knownClasses()), (x) => matchesIntersects(x, query));
+    if (relations === 'intersects') {
+      return this.select(candidateRanges(query, ['intersects'], this.knownClasses()), (x) => matchesIntersects(x, query));
+    }
+    for (const relation of relations) holds(relation, query, query); // an unknown name throws its teaching error here
+    if (relations.length === 0) return [];
+    return this.select(candidateRanges(query, relations, this.knownClasses()), (x) => matchesRelations(x, query, relations));
   }
 
   /**
@@ -289,21 +296,6 @@ export class SqliteStore implements OpLoggedStore {
       for (const row of batch) rows.push(row);
     }
     return wireJsonOfWindow(rows, query, options);
-  }
-
-  async during(query: TimeInterval): Promise<Annotation[]> {
-    return this.relate(query, ['during']);
-  }
-
-  async contains(query: TimeInterval): Promise<Annotation[]> {
-    return this.relate(query, ['contains']);
-  }
-
-  async relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
-    await this.idle();
-    for (const relation of relations) holds(relation, query, query); // an unknown name throws its teaching error here
-    if (relations.length === 0) return [];
-    return this.select(candidateRanges(query, relations, this.knownClasses()), (x) => matchesRelations(x, query, relations));
   }
 
   async byTier(tier: string): Promise<Annotation[]> {
