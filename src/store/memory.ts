@@ -8,12 +8,10 @@ import {
   UnknownTierError,
 } from './errors.js';
 import { IntervalIndex } from './interval-index.js';
-import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
+import type { IntervalQueryKind } from './interval-query-shortcuts.js';
+import { MemoryOpLoggedStore } from './memory-op-logged.js';
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
-import { MemoryOpLog } from '../oplog/memory-op-log.js';
-import type { Mutation } from '../oplog/mutation.js';
-import type { MutationContext, OpLogEntry } from '../oplog/op-log-entry.js';
-import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
+import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import type { AddTierOptions } from './store.js';
 
 /**
@@ -58,7 +56,7 @@ const STREAM_SLICE = 1024;
  * an IntervalIndex over the annotations that have an interval. Every mutation validates the
  * whole change first and only then touches any structure, so a refused call changes nothing.
  */
-export class MemoryStore extends IntervalQueryShortcuts implements OpLoggedStore {
+export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
   readonly kind: string = 'memory';
 
   private readonly entries = new Map<string, Entry>();
@@ -70,8 +68,6 @@ export class MemoryStore extends IntervalQueryShortcuts implements OpLoggedStore
   private readonly meta = new Map<string, string>();
   private nextSeq = 0;
   private readonly beforeCommit: (change: StoreChange) => void;
-  /** The op-log lives with the data, in memory: lost with the store, like everything else here. */
-  private readonly opLog = new MemoryOpLog(this);
 
   constructor(options: MemoryStoreOptions = {}) {
     super();
@@ -249,18 +245,6 @@ export class MemoryStore extends IntervalQueryShortcuts implements OpLoggedStore
 
   async *intervals(): AsyncIterable<TimeInterval> {
     yield* this.index.intervals();
-  }
-
-  applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
-    return this.opLog.applyLogged(mutations, context);
-  }
-
-  latestClock(): Promise<number> {
-    return this.opLog.latestClock();
-  }
-
-  readOpLog(range?: OpLogRange): Promise<OpLogEntry[]> {
-    return this.opLog.readOpLog(range);
   }
 
   /** Nothing to release; the store stays usable. */
