@@ -1,14 +1,12 @@
 import { isUuid } from '../model/ids.js';
-import { MemoryOpLog } from '../oplog/memory-op-log.js';
-import type { Mutation } from '../oplog/mutation.js';
-import type { MutationContext, OpLogEntry } from '../oplog/op-log-entry.js';
-import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
+import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import type { Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
 import { annotationFromWire, annotationToWire, tierFromWire, tierToWire } from '../model/wire.js';
-import type { AllenRelation } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import { StoreFormatError } from './errors.js';
+import type { IntervalQueryKind } from './interval-query-shortcuts.js';
+import { MemoryOpLoggedStore } from './memory-op-logged.js';
 import { MemoryStore, type StoreChange } from './memory.js';
 import type { AddTierOptions } from './store.js';
 
@@ -74,7 +72,7 @@ export interface MappingStoreOptions<V> {
  * or anyone writing the map directly, is not seen, and its writes may be overwritten. Give the
  * store a map (or a prefix-scoped view of one) dedicated to it.
  */
-export class MappingStore<V = unknown> implements OpLoggedStore {
+export class MappingStore<V = unknown> extends MemoryOpLoggedStore implements OpLoggedStore {
   readonly kind = 'mapping';
 
   private readonly codec: MappingCodec<V>;
@@ -84,6 +82,7 @@ export class MappingStore<V = unknown> implements OpLoggedStore {
     private readonly map: MapLike<V>,
     options: MappingStoreOptions<V> = {},
   ) {
+    super();
     this.codec = options.codec ?? (JSON_VALUE_CODEC as MappingCodec<V>);
     this.memory = new MemoryStore({ beforeCommit: (change) => this.writeThrough(change) });
     const snapshot = this.readSnapshot();
@@ -147,20 +146,8 @@ export class MappingStore<V = unknown> implements OpLoggedStore {
     return this.memory.listMeta();
   }
 
-  intersects(query: TimeInterval): Promise<Annotation[]> {
-    return this.memory.intersects(query);
-  }
-
-  during(query: TimeInterval): Promise<Annotation[]> {
-    return this.memory.during(query);
-  }
-
-  contains(query: TimeInterval): Promise<Annotation[]> {
-    return this.memory.contains(query);
-  }
-
-  relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
-    return this.memory.relate(query, relations);
+  protected queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
+    return relations === 'intersects' ? this.memory.intersects(query) : this.memory.relate(query, relations);
   }
 
   byTier(tier: string): Promise<Annotation[]> {
@@ -185,22 +172,6 @@ export class MappingStore<V = unknown> implements OpLoggedStore {
 
   intervals(): AsyncIterable<TimeInterval> {
     return this.memory.intervals();
-  }
-
-  // The op-log of a mapping store is kept in memory, not in the mapping: the mapping holds the
-  // current state for other readers; history is this process's, as with MemoryStore.
-  private readonly opLog = new MemoryOpLog(this);
-
-  applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
-    return this.opLog.applyLogged(mutations, context);
-  }
-
-  latestClock(): Promise<number> {
-    return this.opLog.latestClock();
-  }
-
-  readOpLog(range?: OpLogRange): Promise<OpLogEntry[]> {
-    return this.opLog.readOpLog(range);
   }
 
   /** The map belongs to the caller; nothing to release, and the store stays usable. */

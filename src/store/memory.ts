@@ -1,6 +1,5 @@
 import { annotationInterval, type Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
-import type { AllenRelation } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import {
   AnnotationNotFoundError,
@@ -9,11 +8,10 @@ import {
   UnknownTierError,
 } from './errors.js';
 import { IntervalIndex } from './interval-index.js';
+import type { IntervalQueryKind } from './interval-query-shortcuts.js';
+import { MemoryOpLoggedStore } from './memory-op-logged.js';
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
-import { MemoryOpLog } from '../oplog/memory-op-log.js';
-import type { Mutation } from '../oplog/mutation.js';
-import type { MutationContext, OpLogEntry } from '../oplog/op-log-entry.js';
-import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
+import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import type { AddTierOptions } from './store.js';
 
 /**
@@ -58,7 +56,7 @@ const STREAM_SLICE = 1024;
  * an IntervalIndex over the annotations that have an interval. Every mutation validates the
  * whole change first and only then touches any structure, so a refused call changes nothing.
  */
-export class MemoryStore implements OpLoggedStore {
+export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
   readonly kind: string = 'memory';
 
   private readonly entries = new Map<string, Entry>();
@@ -70,10 +68,9 @@ export class MemoryStore implements OpLoggedStore {
   private readonly meta = new Map<string, string>();
   private nextSeq = 0;
   private readonly beforeCommit: (change: StoreChange) => void;
-  /** The op-log lives with the data, in memory: lost with the store, like everything else here. */
-  private readonly opLog = new MemoryOpLog(this);
 
   constructor(options: MemoryStoreOptions = {}) {
+    super();
     this.beforeCommit = options.beforeCommit ?? (() => undefined);
   }
 
@@ -185,19 +182,7 @@ export class MemoryStore implements OpLoggedStore {
     return Object.fromEntries(this.meta);
   }
 
-  async intersects(query: TimeInterval): Promise<Annotation[]> {
-    return this.search(query, 'intersects');
-  }
-
-  async during(query: TimeInterval): Promise<Annotation[]> {
-    return this.search(query, ['during']);
-  }
-
-  async contains(query: TimeInterval): Promise<Annotation[]> {
-    return this.search(query, ['contains']);
-  }
-
-  async relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
+  protected async queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     return this.search(query, relations);
   }
 
@@ -262,22 +247,10 @@ export class MemoryStore implements OpLoggedStore {
     yield* this.index.intervals();
   }
 
-  applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
-    return this.opLog.applyLogged(mutations, context);
-  }
-
-  latestClock(): Promise<number> {
-    return this.opLog.latestClock();
-  }
-
-  readOpLog(range?: OpLogRange): Promise<OpLogEntry[]> {
-    return this.opLog.readOpLog(range);
-  }
-
   /** Nothing to release; the store stays usable. */
   async close(): Promise<void> {}
 
-  private search(query: TimeInterval, relations: readonly AllenRelation[] | 'intersects'): Annotation[] {
+  private search(query: TimeInterval, relations: IntervalQueryKind): Annotation[] {
     const bounds = candidateBounds(query, relations);
     if (bounds === null) return [];
     const accept =

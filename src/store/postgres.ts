@@ -7,10 +7,11 @@ import type { Tier } from '../model/tier.js';
 import type { Mutation, MutationKind } from '../oplog/mutation.js';
 import { entryFor, type MutationContext, type OpLogEntry } from '../oplog/op-log-entry.js';
 import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
-import { holds, type AllenRelation } from '../time/allen.js';
+import { holds } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
 import { TimeInterval } from '../time/time-interval.js';
 import { DuplicateAnnotationIdError, KeyMismatchError, ProjectRateMismatchError } from './errors.js';
+import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
 import { PG_SCHEMA, ensurePgSchema } from './postgres-schema.js';
 import { ProjectRate, ROW_JSON, SELECT_COLUMNS, clampInt8, decodeAnnotation, decodeTier, decodeTuple, spanText, type AnnotationRow, type TierRow } from './postgres-rows.js';
@@ -56,7 +57,7 @@ const PAGE = 1000;
  * `addTier(tier, {enforceNoOverlap: true})` adds a per-tier exclusion constraint, so the database
  * itself refuses an overlapping write (TierOverlapError, naming both annotations).
  */
-export class PostgresStore implements OpLoggedStore {
+export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedStore {
   readonly kind = 'postgres';
 
   private closed = false;
@@ -70,7 +71,9 @@ export class PostgresStore implements OpLoggedStore {
     private readonly projectRate: ProjectRate,
     /** Where the store lives, without credentials, for messages. */
     readonly where: string,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The rate every interval of this project is normalised to. */
   get rate(): number {
@@ -193,20 +196,10 @@ export class PostgresStore implements OpLoggedStore {
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
-  async intersects(query: TimeInterval): Promise<Annotation[]> {
-    return this.window(query, 'intersects');
-  }
-
-  async during(query: TimeInterval): Promise<Annotation[]> {
-    return this.window(query, ['during']);
-  }
-
-  async contains(query: TimeInterval): Promise<Annotation[]> {
-    return this.window(query, ['contains']);
-  }
-
-  async relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
-    for (const relation of relations) holds(relation, query, query); // an unknown name throws its teaching error here
+  protected async queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
+    if (relations !== 'intersects') {
+      for (const relation of relations) holds(relation, query, query); // an unknown name throws its teaching error here
+    }
     return this.window(query, relations);
   }
 
@@ -359,7 +352,7 @@ export class PostgresStore implements OpLoggedStore {
    * candidate overlaps: ticks are whole numbers, so a span holds [start, max(start, end - 1)],
    * which meets [min(A, B - 1), max(A, B - 1)]; the other two bounds are plain filters.
    */
-  private async window(query: TimeInterval, relations: readonly AllenRelation[] | 'intersects', tier?: string): Promise<Annotation[]> {
+  private async window(query: TimeInterval, relations: IntervalQueryKind, tier?: string): Promise<Annotation[]> {
     const bounds = candidateBounds(query, relations);
     if (bounds === null) return [];
     const rate = this.projectRate;

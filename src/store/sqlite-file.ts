@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { StoreFormatError } from './errors.js';
 import { ANNOT_APPLICATION_ID, ANNOT_TABLES, SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -132,4 +132,14 @@ function listTables(tables: readonly string[]): string {
 
 function formatError(path: string, what: string, cause?: unknown): StoreFormatError {
   return new StoreFormatError(`${path} is not an .annot file: ${what}`, cause === undefined ? undefined : { cause });
+}
+
+/** fsync of a closed file, so its pages are on disk before anyone renames it into place. */
+export function syncFile(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

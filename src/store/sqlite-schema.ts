@@ -1,3 +1,5 @@
+import type Database from 'better-sqlite3';
+
 /**
  * The layout of an `.annot` file (schema_version 1): one SQLite database in WAL mode.
  *
@@ -78,3 +80,21 @@ CREATE TABLE oplog (
   received_at TEXT NOT NULL
 );
 `;
+
+/** The two indexes of `annotations`, dropped and rebuilt around a bulk load into an empty file (sqlite-writes.ts). */
+export const CREATE_ID_INDEX = 'CREATE UNIQUE INDEX annotations_id ON annotations (id)';
+export const CREATE_INTERVAL_INDEX = 'CREATE INDEX annotations_interval ON annotations (dur_class, start_f)';
+
+/** Creates the schema in a new file and stamps it (application id, schema_version, created_at). */
+export function initializeSchema(db: Database.Database): void {
+  db.transaction(() => {
+    // Another process may have created the file between our check and this write lock.
+    const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+    if (exists) return;
+    db.exec(CREATE_SCHEMA_V1);
+    db.pragma(`application_id = ${ANNOT_APPLICATION_ID}`);
+    const stamp = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    stamp.run('schema_version', String(SQLITE_SCHEMA_VERSION));
+    stamp.run('created_at', new Date().toISOString());
+  }).immediate();
+}

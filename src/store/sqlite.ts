@@ -1,22 +1,26 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, fsyncSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { InvalidInputError, NotFoundError } from '../errors/annot-error.js';
-import { annotationInterval, type Annotation, type Reference } from '../model/annotation.js';
-import { isUuid, normalizeUuid } from '../model/ids.js';
-import type { JsonObject } from '../json/json-body.js';
-import { makeTier, type Tier } from '../model/tier.js';
-import { holds, type AllenRelation } from '../time/allen.js';
+import { annotationInterval, type Annotation } from '../model/annotation.js';
+import { isUuid } from '../model/ids.js';
+import type { Tier } from '../model/tier.js';
+import { holds } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
 import { TimeInterval } from '../time/time-interval.js';
 import { AnnotationNotFoundError, DuplicateAnnotationIdError, KeyMismatchError, StoreFormatError, UnknownTierError } from './errors.js';
-import { compareIds } from './ordering.js';
+import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
 import { matchesIntersects, matchesRelations } from './relation-filter.js';
-import { hasWal, inspectAnnotFile, removeReaderSideFiles, type AnnotFileState } from './sqlite-file.js';
-import { candidateRanges, durationClass, keyRange, seconds, type CandidateRange } from './sqlite-interval-index.js';
+import { hasWal, inspectAnnotFile, removeReaderSideFiles, syncFile, type AnnotFileState } from './sqlite-file.js';
+import { candidateRanges, keyRange, type CandidateRange } from './sqlite-interval-index.js';
+import { distinctIntervals } from './sqlite-interval-scan.js';
 import { migrationPath, runMigrations } from './sqlite-migrations.js';
-import { ANNOT_APPLICATION_ID, CREATE_SCHEMA_V1, SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
+import { decodeOpRow, selectWindow } from './sqlite-reads.js';
+import { DUR_CLASS_PARAM, decode, decodeTier, encodeRow, idToBlob, type KeyRow, type OpRow, type PagedRow, type Row, type TierRow } from './sqlite-rows.js';
+import { SQLITE_SCHEMA_VERSION, initializeSchema } from './sqlite-schema.js';
+import { PAGE, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import type { WireJsonOptions } from '../model/wire-json.js';
-import { WIRE_SELECT, hexToId, wireJsonOfWindow, type WireRow } from './sqlite-wire-json.js';
+import { wireJsonOfWindow, type WireRow } from './sqlite-wire-json.js';
+import { beginInsertBatch, type InsertBatch } from './sqlite-writes.js';
 import { annotationEtag, ifMatchSatisfied } from '../digest/etag.js';
 import { PreconditionFailedError } from '../oplog/errors.js';
 import type { Mutation } from '../oplog/mutation.js';
@@ -41,33 +45,6 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * The columns every read selects, in this order (rows are read as arrays). Each value crossing
- * from SQLite costs about as much as the row lookup itself, so a read takes ten values, not
- * seventeen: the strings that repeat from row to row come packed into one JSON array (decoded
- * once per distinct array, see decodeShared), and the id comes as hex text (a Buffer per row
- * cost more than the string, see blobToId).
- */
-const SELECT = 'lower(hex(id)), json_array(tier, ref_kind, asset_id, target_id, body_schema_uri, generated_by, attributed_to, json(derived_from)), ' +
-  'start_v, start_r, end_v, end_r, generated_at_v, generated_at_r, body, confidence';
-type Row = [
-  hexId: string, shared: string, startV: number | null, startR: number | null, endV: number | null, endR: number | null,
-  generatedAtV: number, generatedAtR: number, body: string, confidence: number | null,
-];
-type PagedRow = [...Row, seq: number];
-type KeyRow = [startF: number, seq: number, startV: number, startR: number, endV: number, endR: number];
-
-/** The columns every write sets, in this order. */
-const WRITE_COLUMNS = [
-  'tier', 'ref_kind', 'asset_id', 'target_id', 'start_v', 'start_r', 'end_v', 'end_r', 'start_f', 'end_f', 'dur_class',
-  'body', 'body_schema_uri', 'generated_by', 'attributed_to', 'derived_from', 'generated_at_v', 'generated_at_r', 'confidence',
-];
-
-const RANGE = 'dur_class = ? AND start_f BETWEEN ? AND ? AND end_f BETWEEN ? AND ?';
-const PAGE = 512;
-/** A batch that grows past this into an empty file drops the two indexes and rebuilds them at commit (a sort, not a million random inserts). */
-const BULK_LOAD_ROWS = 20_000;
-
-/**
  * The `.annot` file: an AnnotationStore in one SQLite file (better-sqlite3, WAL, busy timeout), with
  * the layout of sqlite-schema.ts and the interval index of sqlite-interval-index.ts. Every write
  * is one transaction (addMany, setAt and deleteAt included), so a failed batch leaves nothing
@@ -78,12 +55,18 @@ const BULK_LOAD_ROWS = 20_000;
  * The file is checked before anything is written to it: a text file, a truncated file, another
  * application's SQLite database or a file stamped with a newer schema version is a
  * StoreFormatError, and the file keeps every byte. An older schema version is migrated forward.
+ *
+ * The class holds the connection, its caches and the transaction discipline, and composes the
+ * parts: the file checks (sqlite-file.ts), schema and migrations (sqlite-schema.ts,
+ * sqlite-migrations.ts), the statements (sqlite-statements.ts), the row codec (sqlite-rows.ts),
+ * reads (sqlite-reads.ts, sqlite-wire-json.ts), inserts (sqlite-writes.ts) and the interval
+ * index (sqlite-interval-index.ts, sqlite-interval-scan.ts).
  */
-export class SqliteStore implements OpLoggedStore {
+export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore {
   readonly kind = 'sqlite';
 
   private readonly db: Database.Database;
-  private readonly stmt: ReturnType<typeof prepareStatements>;
+  private readonly stmt: SqliteStatements;
   /** One BEGIN IMMEDIATE wrapper for every write: better-sqlite3 builds a new one per db.transaction() call, which cost ~5% of a create. */
   private readonly runImmediate: (work: () => unknown) => unknown;
   private tierNames = new Set<string>();
@@ -101,6 +84,7 @@ export class SqliteStore implements OpLoggedStore {
     private readonly cleanSideFiles: boolean,
     private readonly scratch: boolean,
   ) {
+    super();
     this.db = db;
     this.stmt = prepareStatements(db);
     this.runImmediate = db.transaction((work: () => unknown) => work()).immediate;
@@ -147,7 +131,7 @@ export class SqliteStore implements OpLoggedStore {
           db.pragma('synchronous = NORMAL');
         }
       }
-      if (state.kind === 'fresh') initialize(db);
+      if (state.kind === 'fresh') initializeSchema(db);
       else runMigrations(db, path, steps);
       return new SqliteStore(path, db, readonly, cleanSideFiles, Boolean(options.scratch) && !readonly);
     } catch (error) {
@@ -270,9 +254,14 @@ export class SqliteStore implements OpLoggedStore {
     return out;
   }
 
-  async intersects(query: TimeInterval): Promise<Annotation[]> {
+  protected async queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     await this.idle();
-    return this.select(candidateRanges(query, ['intersects'], this.knownClasses()), (x) => matchesIntersects(x, query));
+    if (relations === 'intersects') {
+      return this.select(candidateRanges(query, ['intersects'], this.knownClasses()), (x) => matchesIntersects(x, query));
+    }
+    for (const relation of relations) holds(relation, query, query); // an unknown name throws its teaching error here
+    if (relations.length === 0) return [];
+    return this.select(candidateRanges(query, relations, this.knownClasses()), (x) => matchesRelations(x, query, relations));
   }
 
   /**
@@ -289,21 +278,6 @@ export class SqliteStore implements OpLoggedStore {
       for (const row of batch) rows.push(row);
     }
     return wireJsonOfWindow(rows, query, options);
-  }
-
-  async during(query: TimeInterval): Promise<Annotation[]> {
-    return this.relate(query, ['during']);
-  }
-
-  async contains(query: TimeInterval): Promise<Annotation[]> {
-    return this.relate(query, ['contains']);
-  }
-
-  async relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
-    await this.idle();
-    for (const relation of relations) holds(relation, query, query); // an unknown name throws its teaching error here
-    if (relations.length === 0) return [];
-    return this.select(candidateRanges(query, relations, this.knownClasses()), (x) => matchesRelations(x, query, relations));
   }
 
   async byTier(tier: string): Promise<Annotation[]> {
@@ -352,30 +326,7 @@ export class SqliteStore implements OpLoggedStore {
   /** Distinct intervals by value, ordered by start then end: a merge of one rowid-keyed page stream per duration class. */
   async *intervals(): AsyncIterable<TimeInterval> {
     await this.idle();
-    const cursors = this.knownClasses().map((c) => new ClassCursor(this.stmt.keyPage, c));
-    for (;;) {
-      await this.idle();
-      let min: number | null = null;
-      for (const cursor of cursors) {
-        const head = cursor.head();
-        if (head !== null && (min === null || head[0] < min)) min = head[0];
-      }
-      if (min === null) return;
-      // Rows with one float start may still differ in exact start: order that run exactly.
-      const run: { interval: TimeInterval; seq: number }[] = [];
-      for (const cursor of cursors) {
-        for (let head = cursor.head(); head !== null && head[0] === min; head = cursor.next()) {
-          run.push({ interval: new TimeInterval(new RationalTime(head[2], head[3]), new RationalTime(head[4], head[5])), seq: head[1] });
-        }
-      }
-      run.sort((a, b) => a.interval.start.compare(b.interval.start) || a.interval.end.compare(b.interval.end) || a.seq - b.seq);
-      let previous: TimeInterval | null = null;
-      for (const { interval } of run) {
-        if (previous !== null && previous.equals(interval)) continue;
-        previous = interval;
-        yield interval;
-      }
-    }
+    yield* distinctIntervals(this.stmt.keyPage, this.knownClasses(), () => this.idle());
   }
 
   /**
@@ -392,7 +343,7 @@ export class SqliteStore implements OpLoggedStore {
       let clock = (this.stmt.latestClock.get() as number | null) ?? 0;
       const appended: OpLogEntry[] = [];
       // Consecutive additions (an import) share one insert batch; anything else closes it first.
-      let additions: ReturnType<SqliteStore['beginBatch']> | null = null;
+      let additions: InsertBatch | null = null;
       for (const mutation of mutations) {
         if (mutation.kind === 'add_annotation') {
           additions ??= this.beginBatch();
@@ -420,14 +371,7 @@ export class SqliteStore implements OpLoggedStore {
   async readOpLog({ fromClock = 1, untilClock = Number.MAX_SAFE_INTEGER, limit = Number.MAX_SAFE_INTEGER }: OpLogRange = {}): Promise<OpLogEntry[]> {
     await this.idle();
     const rows = this.stmt.readOps.all(fromClock, untilClock, Math.min(limit, Number.MAX_SAFE_INTEGER)) as OpRow[];
-    return rows.map(([clock, kind, target_id, payload, actor, received_at]) => ({
-      clock,
-      kind: kind as OpLogEntry['kind'],
-      target_id,
-      payload: JSON.parse(payload) as JsonObject,
-      actor,
-      received_at: JSON.parse(received_at) as OpLogEntry['received_at'],
-    }));
+    return rows.map(decodeOpRow);
   }
 
   async close(): Promise<void> {
@@ -442,49 +386,12 @@ export class SqliteStore implements OpLoggedStore {
 
   // --- writes -----------------------------------------------------------------------------------
 
-  /**
-   * Inserts of one transaction. Into an empty file, past BULK_LOAD_ROWS the indexes are dropped and
-   * rebuilt by finish(), inside the same transaction: a duplicate id then shows up as the unique
-   * index failing to build, and the whole batch rolls back as usual.
-   */
-  private beginBatch(): { insert(annotation: Annotation): void; finish(): number } {
+  /** Inserts of one transaction (sqlite-writes.ts), checking each annotation's tier. */
+  private beginBatch(): InsertBatch {
     this.refresh();
-    // Whether the file was empty before this batch is asked only once the batch is big enough to
-    // matter (then the file holds exactly this batch's rows): one query less per single create.
-    let added = 0;
-    let dropped = false;
-    return {
-      insert: (annotation: Annotation) => {
-        this.checkTier(annotation);
-        try {
-          this.stmt.insert.run(this.encode(annotation));
-        } catch (error) {
-          if (isUniqueViolation(error)) throw duplicate(annotation.id);
-          throw error;
-        }
-        added++;
-        if (added === BULK_LOAD_ROWS && (this.stmt.count.get() as number) === BULK_LOAD_ROWS) {
-          this.db.exec('DROP INDEX annotations_id; DROP INDEX annotations_interval');
-          dropped = true;
-        }
-      },
-      finish: () => {
-        if (dropped) {
-          try {
-            this.db.exec(CREATE_ID_INDEX);
-          } catch (error) {
-            if (!isUniqueViolation(error)) throw error;
-            const twice = this.db.prepare('SELECT id FROM annotations GROUP BY id HAVING count(*) > 1 LIMIT 1').pluck().get() as Buffer;
-            throw duplicate(blobToId(twice));
-          }
-          this.db.exec(CREATE_INTERVAL_INDEX);
-        }
-        return added;
-      },
-    };
+    return beginInsertBatch(this.db, this.stmt, { check: (a) => this.checkTier(a), encode: (a) => this.encode(a) });
   }
 
-  /** Deletes every row at exactly `key` (by value, any rate) and returns how many. */
   // --- synchronous writes, run inside the caller's transaction ------------------------------------
 
   private applyNow(mutation: Mutation): void {
@@ -544,6 +451,7 @@ export class SqliteStore implements OpLoggedStore {
     this.stmt.setMeta.run(key, value);
   }
 
+  /** Deletes every row at exactly `key` (by value, any rate) and returns how many. */
   private removeAt(key: TimeInterval): number {
     const range = keyRange(key);
     let removed = 0;
@@ -556,26 +464,16 @@ export class SqliteStore implements OpLoggedStore {
     return removed;
   }
 
+  /** The row values of sqlite-rows.ts, registering a duration class the file has not seen. */
   private encode(annotation: Annotation): unknown[] {
-    const { reference, provenance } = annotation;
-    const derived = provenance.was_derived_from;
-    const common = [
-      JSON.stringify(annotation.body), annotation.body_schema_uri, provenance.was_generated_by, provenance.was_attributed_to,
-      derived.length === 0 ? '[]' : JSON.stringify(derived), provenance.generated_at_time.v, provenance.generated_at_time.r,
-      annotation.confidence,
-    ];
-    if (reference.kind === 'annotation') {
-      return [idToBlob(annotation.id), annotation.tier, 'annotation', null, reference.target_id, null, null, null, null, null, null, null, ...common];
-    }
-    const { start, end } = reference.interval;
-    const { startF, endF } = seconds(reference.interval);
-    const durClass = durationClass(startF, endF);
-    if (!this.classSet.has(durClass)) {
+    const values = encodeRow(annotation);
+    const durClass = values[DUR_CLASS_PARAM] as number | null;
+    if (durClass !== null && !this.classSet.has(durClass)) {
       this.stmt.addClass.run(durClass);
       this.classSet.add(durClass);
       this.classes = [...this.classSet].sort((a, b) => a - b);
     }
-    return [idToBlob(annotation.id), annotation.tier, 'media', reference.asset_id, null, start.v, start.r, end.v, end.r, startF, endF, durClass, ...common];
+    return values;
   }
 
   private checkTier(annotation: Annotation): void {
@@ -596,17 +494,7 @@ export class SqliteStore implements OpLoggedStore {
   // --- reads ------------------------------------------------------------------------------------
 
   private select(ranges: readonly CandidateRange[], keep: (interval: TimeInterval) => boolean, tier?: string): Annotation[] {
-    const hits: Hit[] = [];
-    for (const r of ranges) {
-      const rows = (tier === undefined
-        ? this.stmt.candidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
-        : this.stmt.tierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as Row[];
-      for (const row of rows) {
-        const interval = new TimeInterval(new RationalTime(row[2] as number, row[3] as number), new RationalTime(row[4] as number, row[5] as number));
-        if (keep(interval)) hits.push({ annotation: decode(row, interval), interval, startF: (row[2] as number) / (row[3] as number), endF: (row[4] as number) / (row[5] as number) });
-      }
-    }
-    return hits.sort(compareHits).map((hit) => hit.annotation);
+    return selectWindow(this.stmt, ranges, keep, tier);
   }
 
   /** The duration classes present, re-read when another connection has committed since we last looked. */
@@ -646,215 +534,3 @@ export class SqliteStore implements OpLoggedStore {
   }
 }
 
-interface Hit {
-  annotation: Annotation;
-  interval: TimeInterval;
-  startF: number;
-  endF: number;
-}
-
-/**
- * compareByInterval's order, cheaper: different float seconds already decide the exact order (the
- * rounding is monotone), so the exact (BigInt, across rates) comparison runs only on float ties.
- */
-function compareHits(x: Hit, y: Hit): number {
-  return (
-    (x.startF < y.startF ? -1 : x.startF > y.startF ? 1 : x.interval.start.compare(y.interval.start)) ||
-    (x.endF < y.endF ? -1 : x.endF > y.endF ? 1 : x.interval.end.compare(y.interval.end)) ||
-    compareIds(x.annotation.id, y.annotation.id)
-  );
-}
-
-const CREATE_ID_INDEX = 'CREATE UNIQUE INDEX annotations_id ON annotations (id)';
-const CREATE_INTERVAL_INDEX = 'CREATE INDEX annotations_interval ON annotations (dur_class, start_f)';
-
-function initialize(db: Database.Database): void {
-  db.transaction(() => {
-    // Another process may have created the file between our check and this write lock.
-    const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get() !== undefined;
-    if (exists) return;
-    db.exec(CREATE_SCHEMA_V1);
-    db.pragma(`application_id = ${ANNOT_APPLICATION_ID}`);
-    const stamp = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    stamp.run('schema_version', String(SQLITE_SCHEMA_VERSION));
-    stamp.run('created_at', new Date().toISOString());
-  }).immediate();
-}
-
-type TierRow = [name: string, stereotype: string, parent: string | null, metadata: string];
-type OpRow = [clock: number, kind: string, target_id: string | null, payload: string, actor: string, received_at: string];
-
-function prepareStatements(db: Database.Database) {
-  const insertColumns = ['id', ...WRITE_COLUMNS];
-  return {
-    dataVersion: db.prepare('PRAGMA data_version').pluck(),
-    latestClock: db.prepare('SELECT max(clock) FROM oplog').pluck(),
-    appendOp: db.prepare('INSERT INTO oplog (clock, kind, target_id, payload, actor, received_at) VALUES (?, ?, ?, ?, ?, ?)'),
-    readOps: db.prepare('SELECT clock, kind, target_id, payload, actor, received_at FROM oplog WHERE clock >= ? AND clock <= ? ORDER BY clock LIMIT ?').raw(),
-    getFileMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
-    insert: db.prepare(`INSERT INTO annotations (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),
-    update: db.prepare(`UPDATE annotations SET ${WRITE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`),
-    getById: db.prepare(`SELECT ${SELECT} FROM annotations WHERE id = ?`).raw(),
-    deleteById: db.prepare(`DELETE FROM annotations WHERE id = ? RETURNING ${SELECT}`).raw(),
-    deleteBySeq: db.prepare('DELETE FROM annotations WHERE seq = ?'),
-    count: db.prepare('SELECT count(*) FROM annotations').pluck(),
-    page: db.prepare(`SELECT ${SELECT}, seq FROM annotations WHERE seq > ? ORDER BY seq LIMIT ?`).raw(),
-    byTier: db.prepare(`SELECT ${SELECT} FROM annotations WHERE tier = ? ORDER BY seq`).raw(),
-    candidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE}`).raw(),
-    tierCandidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
-    wireCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE}`).raw(),
-    wireTierCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
-    keyCandidates: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${RANGE}`).raw(),
-    keyPage: db.prepare(
-      'SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations ' +
-        'WHERE dur_class = ? AND (start_f, seq) > (?, ?) ORDER BY start_f, seq LIMIT ?',
-    ).raw(),
-    addClass: db.prepare('INSERT OR IGNORE INTO interval_classes (class) VALUES (?)'),
-    listClasses: db.prepare('SELECT class FROM interval_classes').pluck(),
-    listTierNames: db.prepare('SELECT name FROM tiers').pluck(),
-    getTier: db.prepare('SELECT name, stereotype, parent, metadata FROM tiers WHERE name = ?').raw(),
-    listTiers: db.prepare('SELECT name, stereotype, parent, metadata FROM tiers ORDER BY seq').raw(),
-    upsertTier: db.prepare(
-      'INSERT INTO tiers (name, stereotype, parent, metadata) VALUES (?, ?, ?, ?) ' +
-        'ON CONFLICT (name) DO UPDATE SET stereotype = excluded.stereotype, parent = excluded.parent, metadata = excluded.metadata',
-    ),
-    setMeta: db.prepare('INSERT INTO user_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    getMeta: db.prepare('SELECT value FROM user_meta WHERE key = ?').pluck(),
-    listMeta: db.prepare('SELECT key, value FROM user_meta ORDER BY key').raw(),
-  };
-}
-
-/** One duration class's rows in (start_f, seq) order, fetched a page at a time after the last row seen. */
-class ClassCursor {
-  private rows: KeyRow[] = [];
-  private index = 0;
-  private done = false;
-  private afterStart = -Number.MAX_VALUE;
-  private afterSeq = -1;
-
-  constructor(
-    private readonly statement: Database.Statement,
-    private readonly durClass: number,
-  ) {}
-
-  head(): KeyRow | null {
-    if (this.index < this.rows.length) return this.rows[this.index];
-    if (this.done) return null;
-    this.rows = this.statement.all(this.durClass, this.afterStart, this.afterSeq, PAGE) as KeyRow[];
-    this.index = 0;
-    if (this.rows.length < PAGE) this.done = true;
-    if (this.rows.length === 0) return null;
-    const last = this.rows[this.rows.length - 1];
-    this.afterStart = last[0];
-    this.afterSeq = last[1];
-    return this.rows[0];
-  }
-
-  next(): KeyRow | null {
-    this.index++;
-    return this.head();
-  }
-}
-
-// --- row codec ----------------------------------------------------------------------------------
-
-/** A UUID as its 16 bytes. Ids reaching the store are valid lower-case UUIDs (makeAnnotation checks). */
-function idToBlob(id: string): Buffer {
-  return Buffer.from(normalizeUuid(id).replace(/-/g, ''), 'hex');
-}
-
-function blobToId(blob: Buffer): string {
-  return hexToId(blob.toString('hex'));
-}
-
-interface Shared {
-  readonly tier: string;
-  readonly refKind: string;
-  readonly assetId: string | null;
-  readonly targetId: string | null;
-  readonly bodySchemaUri: string;
-  readonly generatedBy: string;
-  readonly attributedTo: string;
-  readonly derivedFrom: readonly string[];
-}
-
-/**
- * The repeating strings of a row, decoded once per distinct text: rows of one import share their
- * tier, asset, schema and provenance agents, so a window query decodes them about once. The frozen
- * was_derived_from array is shared between the annotations that have equal ones (it is immutable).
- * Bounded: cleared when it holds too many distinct texts.
- */
-const sharedCache = new Map<string, Shared>();
-const SHARED_CACHE_LIMIT = 4096;
-
-function decodeShared(text: string): Shared {
-  let shared = sharedCache.get(text);
-  if (shared === undefined) {
-    const [tier, refKind, assetId, targetId, bodySchemaUri, generatedBy, attributedTo, derivedFrom] = JSON.parse(text) as [
-      string, string, string | null, string | null, string, string, string, string[],
-    ];
-    shared = { tier, refKind, assetId, targetId, bodySchemaUri, generatedBy, attributedTo, derivedFrom: Object.freeze(derivedFrom) };
-    if (sharedCache.size >= SHARED_CACHE_LIMIT) sharedCache.clear();
-    sharedCache.set(text, shared);
-  }
-  return shared;
-}
-
-/**
- * A row back into the frozen record makeAnnotation would build. Rows were checked when written,
- * so they are not re-validated; that keeps a window query close to the cost of the fetch itself.
- */
-function decode(row: Row | PagedRow, knownInterval?: TimeInterval): Annotation {
-  const shared = decodeShared(row[1]);
-  let reference: Reference;
-  if (shared.refKind === 'media') {
-    const interval = knownInterval ?? new TimeInterval(new RationalTime(row[2] as number, row[3] as number), new RationalTime(row[4] as number, row[5] as number));
-    reference = Object.freeze({ kind: 'media', asset_id: shared.assetId as string, interval });
-  } else {
-    reference = Object.freeze({ kind: 'annotation', target_id: shared.targetId as string });
-  }
-  return Object.freeze({
-    id: hexToId(row[0]),
-    tier: shared.tier,
-    reference,
-    body: deepFreeze(JSON.parse(row[8])) as JsonObject,
-    body_schema_uri: shared.bodySchemaUri,
-    provenance: Object.freeze({
-      was_generated_by: shared.generatedBy,
-      was_attributed_to: shared.attributedTo,
-      was_derived_from: shared.derivedFrom,
-      generated_at_time: new RationalTime(row[6], row[7]),
-    }),
-    confidence: row[9],
-  });
-}
-
-function deepFreeze(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-function decodeTier(row: TierRow): Tier {
-  return makeTier({ name: row[0], stereotype: row[1] as Tier['stereotype'], parent: row[2], metadata: JSON.parse(row[3]) as Record<string, unknown> });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-function duplicate(id: string): DuplicateAnnotationIdError {
-  return new DuplicateAnnotationIdError(`annotation id ${id} is already in the store (or twice in the batch); ids are unique`);
-}
-
-function syncFile(path: string): void {
-  const fd = openSync(path, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
