@@ -48,8 +48,8 @@ describe.each(STORE_KINDS)('GET /oplog/stream (%s store)', (storeKind) => {
     // While disconnected: two additions, an update and a delete.
     const a = await t.call('POST', '/annotations', { json: wordInput('b0', 100, 105) });
     await t.call('POST', '/annotations', { json: wordInput('b1', 110, 115) });
-    await t.call('PATCH', `/annotations/${a.json.id}`, { json: { body: { text: 'B0' } }, headers: { 'if-match': a.headers.get('etag')! } });
-    await t.call('DELETE', `/annotations/${a.json.id}`);
+    const patched = await t.call('PATCH', `/annotations/${a.json.id}`, { json: { body: { text: 'B0' } }, headers: { 'if-match': a.headers.get('etag')! } });
+    await t.call('DELETE', `/annotations/${a.json.id}`, { headers: { 'if-match': patched.headers.get('etag')! } });
 
     const resumed = await open('/oplog/stream', { 'last-event-id': first.events.at(-1)!.id! });
     await resumed.until((s) => s.events.length >= 4);
