@@ -129,9 +129,20 @@ export class AnnotationService {
     return { value: current, clock };
   }
 
+  private queryAttributes(request: QueryRequest) {
+    return {
+      [ATTR_STORE_KIND]: this.store.kind,
+      [ATTR_TIER]: request.tier,
+      [ATTR_RELATION]: request.relation ?? (request.start !== undefined ? 'intersects' : undefined),
+      [ATTR_WINDOW_START]: spanTime(request.start),
+      [ATTR_WINDOW_END]: spanTime(request.end),
+    };
+  }
+
   /** One page of a query (see query-page.ts): a listing of any size is read completely page by page. */
   queryPage(request: QueryRequest, limit: number, after?: PagePosition): Promise<Page> {
-    return withSpan('store.query_page', { [ATTR_STORE_KIND]: this.store.kind, [ATTR_TIER]: request.tier }, async (span) => {
+    // One page is one store query, traced as the unpaged query is.
+    return withSpan('store.query', this.queryAttributes(request), async (span) => {
       const page = await queryPage(this.store, request, limit, after, this.continuations);
       span.setAttribute(ATTR_ANNOTATION_COUNT, page.annotations.length);
       return page;
@@ -139,14 +150,7 @@ export class AnnotationService {
   }
 
   queryAnnotations(request: QueryRequest & { limit?: number }): Promise<Annotation[]> {
-    const attributes = {
-      [ATTR_STORE_KIND]: this.store.kind,
-      [ATTR_TIER]: request.tier,
-      [ATTR_RELATION]: request.relation ?? (request.start !== undefined ? 'intersects' : undefined),
-      [ATTR_WINDOW_START]: spanTime(request.start),
-      [ATTR_WINDOW_END]: spanTime(request.end),
-    };
-    return withSpan('store.query', attributes, async (span) => {
+    return withSpan('store.query', this.queryAttributes(request), async (span) => {
       const limit = request.limit ?? Number.POSITIVE_INFINITY;
       const found: Annotation[] = [];
       for await (const annotation of queryAnnotations(this.store, request)) {

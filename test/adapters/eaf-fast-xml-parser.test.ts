@@ -108,7 +108,8 @@ function parseSummary(xml: string): Summary {
   };
 }
 
-const files = [...eafFiles(join(ROOT, 'fixtures')), ...eafFiles(CORPUS)];
+// fixtures/validate holds files broken on purpose: the reader reports and drops what fast-xml-parser keeps.
+const files = [...eafFiles(join(ROOT, 'fixtures')).filter((file) => !file.includes(`${join('fixtures', 'validate')}`)), ...eafFiles(CORPUS)];
 const cases = files.map((file) => [file.startsWith(ROOT) ? file.slice(ROOT.length) : file.slice(CORPUS.length - 'corpus/eaf'.length), file]);
 
 describe('the EAF scanner against fast-xml-parser', () => {
