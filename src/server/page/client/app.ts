@@ -51,17 +51,26 @@ async function load(): Promise<void> {
   const { value: latest } = await api.request<{ clock: number }>('GET', '/oplog/latest-clock');
   const { value: tiers } = await api.request<TierWire[]>('GET', '/tiers');
   model.setTiers(tiers);
-  let truncated = false;
   for (const tier of tiers) {
-    const answer = await api.request<AnnotationWire[]>('GET', `/annotations?tier=${encodeURIComponent(tier.name)}&limit=${PAGE_LIMIT}`);
-    if (answer.headers.get('X-Annot-Truncated') === 'true') truncated = true;
-    model.load(answer.value);
+    // A tier of any size: follow the listing's `Link: <…>; rel="next"` cursor until it ends.
+    let path: string | undefined = `/annotations?tier=${encodeURIComponent(tier.name)}&limit=${PAGE_LIMIT}`;
+    while (path !== undefined) {
+      const answer: { value: AnnotationWire[]; headers: Headers } = await api.request<AnnotationWire[]>('GET', path);
+      model.load(answer.value);
+      path = nextPage(answer.headers.get('Link'));
+    }
   }
   model.clock = latest.clock;
   view.fit();
   ready = true;
-  setStatus(`${model.items.size} annotations${truncated ? ` (only the first ${PAGE_LIMIT} of a tier shown)` : ''}`);
+  setStatus(`${model.items.size} annotations`);
   follow(latest.clock);
+}
+
+/** The path of the next page named by a `Link` header, if there is one. */
+function nextPage(link: string | null): string | undefined {
+  const match = link?.match(/<([^>]+)>\s*;\s*rel="next"/);
+  return match ? match[1] : undefined;
 }
 
 function follow(after: number): void {
