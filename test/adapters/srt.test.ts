@@ -1,5 +1,5 @@
 import { formatFinding } from '../../src/adapters/finding.js';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -14,7 +14,7 @@ import { MemoryStore } from '../../src/store/memory.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
 
-const corpus = join(process.env.ANNOT_CORPUS ?? join(process.cwd(), '..', 'shared', 'corpus'), 'srt');
+const corpus = join(process.cwd(), 'fixtures', 'corpus', 'srt');
 const fixtures = join(process.cwd(), 'fixtures', 'srt');
 let dir: string;
 beforeAll(() => {
@@ -134,9 +134,8 @@ describe('the srt adapter', () => {
 /** Corpus files that are rejected, and why. None: every file there has at least one readable cue. */
 const REJECTED: Record<string, RegExp> = {};
 
-const describeCorpus = existsSync(corpus) ? describe : describe.skip;
-describeCorpus('the srt adapter on the shared corpus', () => {
-  const files = existsSync(corpus) ? readdirSync(corpus).filter((name) => name.endsWith('.srt')) : [];
+describe('the srt adapter on the other tools\' files (fixtures/corpus)', () => {
+  const files = readdirSync(corpus).filter((name) => name.endsWith('.srt'));
   it.each(files)('loads %s (or rejects it for the reason in the table), and a dump of it loads back the same', async (name) => {
     const path = join(corpus, name);
     if (REJECTED[name]) {

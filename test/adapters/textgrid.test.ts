@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -14,7 +14,7 @@ import { MemoryStore } from '../../src/store/memory.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
 
-const corpus = join(process.cwd(), '..', 'shared', 'corpus', 'textgrid');
+const corpus = join(process.cwd(), 'fixtures', 'corpus', 'textgrid');
 const fixtures = join(process.cwd(), 'fixtures', 'textgrid');
 let dir: string;
 beforeAll(() => {
@@ -177,9 +177,8 @@ describe('the textgrid adapter', () => {
 /** Corpus files rejected, and why. None: every TextGrid there is a valid text TextGrid. */
 const REJECTED: Record<string, RegExp> = {};
 
-const describeCorpus = existsSync(corpus) ? describe : describe.skip;
-describeCorpus('the textgrid adapter on the shared corpus', () => {
-  const files = existsSync(corpus) ? readdirSync(corpus).filter((name) => name.toLowerCase().endsWith('.textgrid')) : [];
+describe('the textgrid adapter on the other tools\' files (fixtures/corpus)', () => {
+  const files = readdirSync(corpus).filter((name) => name.toLowerCase().endsWith('.textgrid'));
   it.each(files)('loads %s (or rejects it for the reason in the table), and long and short dumps load back the same', async (name) => {
     const path = join(corpus, name);
     if (REJECTED[name]) {
