@@ -4,7 +4,7 @@
  * from its own layer and from any layer below it, never from one above.
  */
 const LAYERS = [
-  ['src/errors/', 'src/json/', 'src/time/', 'src/io/'],
+  ['src/errors/', 'src/json/', 'src/time/', 'src/io/', 'src/text/'],
   ['src/schemas/', 'src/telemetry/'],
   ['src/model/'],
   ['src/digest/'],

@@ -1,3 +1,4 @@
+import { editDistance } from '../text/nearest-name.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { UnknownModelCategoryError, UnknownModelError, UnknownModelOverrideError } from './errors.js';
 import { MODEL_RECORDS, TIERS, type ModelRecord, type Tier } from './models.js';
@@ -95,16 +96,4 @@ function nearestModelNames(value: string): string[] {
     .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
     .slice(0, 2)
     .map((x) => x.name);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }

@@ -1,3 +1,4 @@
+import { closestName } from '../text/nearest-name.js';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -241,7 +242,7 @@ function problemOf(error: ErrorObject, locate?: LineLocator): SceneProblem {
     case 'additionalProperties': {
       const key = String(error.params.additionalProperty);
       const allowed = Object.keys((error.parentSchema as { properties?: object })?.properties ?? {}).filter((k) => k !== '$schema');
-      const near = closest(key, allowed);
+      const near = closestName(key, allowed);
       const hint = near ? `did you mean "${near}"?` : `allowed keys: ${allowed.join(', ')}`;
       return { field: fieldName([...path, key]), line: locate?.([...path, key]), message: `unknown key; ${hint}` };
     }
@@ -311,33 +312,6 @@ function lineOf(document: Document, counter: LineCounter, path: Array<string | n
     }
   }
   return offset === undefined ? undefined : counter.linePos(offset).line;
-}
-
-/** The allowed key nearest to `key` by edit distance, when it is close enough to be a typo. */
-function closest(key: string, allowed: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of allowed) {
-    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  const limit = Math.max(1, Math.floor(key.length / 3));
-  return bestDistance <= limit ? best : undefined;
-}
-
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SceneFileError } from '../../src/render/errors.js';
-import { editDistance, loadSceneFile, parseSceneText, sceneFromValue, sceneWarnings } from '../../src/render/scene.js';
+import { editDistance } from '../../src/text/nearest-name.js';
+import { loadSceneFile, parseSceneText, sceneFromValue, sceneWarnings } from '../../src/render/scene.js';
 
 const fixture = join(process.cwd(), 'fixtures/scenes/diner.yaml');
 
