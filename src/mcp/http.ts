@@ -15,8 +15,21 @@ export const MCP_HTTP_PATH = '/mcp';
  * requests, no session table to leak, and any number of clients can call at once. GET (a
  * server-to-client event stream) and DELETE (ending a session) have no meaning here: 405.
  */
+const JSON_RPC = { type: 'object', description: 'a JSON-RPC 2.0 message (Model Context Protocol)' };
+const jsonRpc = (description: string) => ({ description, content: { 'application/json': { schema: JSON_RPC } } });
+const NOT_ALLOWED_SCHEMA = {
+  summary: 'not used: this MCP endpoint is stateless',
+  response: { 405: jsonRpc('send JSON-RPC requests with POST'), 401: { description: 'missing or wrong bearer token', content: { 'application/json': { schema: { $ref: 'Error#' } } } } },
+};
+
 export async function mountMcpOverHttp(app: FastifyInstance, service: AnnotationService, options: McpServerOptions = {}): Promise<void> {
-  app.post(MCP_HTTP_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
+  app.post(MCP_HTTP_PATH, {
+    schema: {
+      summary: 'the MCP tools over streamable HTTP (annot serve --mcp); stateless, JSON responses',
+      body: { content: { 'application/json': { schema: JSON_RPC } } },
+      response: { 200: jsonRpc('the JSON-RPC response'), 202: { description: 'a notification, accepted', type: 'null' }, ...NOT_ALLOWED_SCHEMA.response },
+    },
+  }, async (request: FastifyRequest, reply: FastifyReply) => {
     const server = buildMcpServer(service, options);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // From here on the transport writes the response itself.
@@ -41,6 +54,6 @@ export async function mountMcpOverHttp(app: FastifyInstance, service: Annotation
       .code(405)
       .header('allow', 'POST')
       .send({ jsonrpc: '2.0', error: { code: -32000, message: 'this MCP endpoint is stateless: send JSON-RPC requests with POST' }, id: null });
-  app.get(MCP_HTTP_PATH, notAllowed);
-  app.delete(MCP_HTTP_PATH, notAllowed);
+  app.get(MCP_HTTP_PATH, { schema: NOT_ALLOWED_SCHEMA }, notAllowed);
+  app.delete(MCP_HTTP_PATH, { schema: NOT_ALLOWED_SCHEMA }, notAllowed);
 }

@@ -7,8 +7,8 @@ import { traceHttpRequests } from '../telemetry/http-server-spans.js';
 import { isDocsAssetRoute, registerApiDocs } from './api-docs.js';
 import { bearerChecker, PUBLIC_PATHS, WWW_AUTHENTICATE_REALM } from './auth.js';
 import { httpFailure, RouteNotFoundError } from './errors.js';
-import { buildOpenApiDocument } from './openapi.js';
 import { authorizationOf, PAGE_PATHS } from './page/page-auth.js';
+import { requestValidatorCompiler } from './request-validator.js';
 import type { RouteContext } from './route-context.js';
 import { registerAnnotationRoutes } from './routes/annotations.js';
 import { registerFormatRoutes } from './routes/formats.js';
@@ -47,8 +47,8 @@ export interface AppOptions {
 
 /**
  * The HTTP server as a fastify instance (not listening yet): thin routes over the service, one
- * error shape for every failure, strict bodies. fastify's validator is configured never to
- * coerce types or drop unknown keys, though bodies are validated by the service with the wire
+ * error shape for every failure, strict bodies. fastify never coerces or drops anything of a request
+ * (request-validator.ts checks query strings from the routes' schemas); bodies are validated by the service with the wire
  * schemas (so HTTP, MCP and the CLI refuse the same inputs with the same messages).
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -56,10 +56,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false } },
     // A closing server still answers every request on a connection it had accepted (see drain.ts).
     return503OnClosing: false,
   });
+  // The routes' schemas are their documentation (/openapi.json) and what fastify enforces of them is
+  // ours (request-validator.ts); responses are serialised with JSON.stringify, as without a schema,
+  // so a documented response is byte for byte what it was.
+  app.setValidatorCompiler(requestValidatorCompiler);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // First, so every route registered below (the MCP mount included) runs inside its request's span.
   traceHttpRequests(app);
   const scratchDir = mkdtempSync(join(tmpdir(), 'annot-serve-'));
@@ -109,6 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxImportBytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES,
     scratchDir,
   };
+  // Before the routes: @fastify/swagger documents the routes registered after it.
+  await registerApiDocs(app, options.version ?? '0.0.0');
   registerHealthRoutes(app);
   registerTierRoutes(app, context);
   registerAnnotationRoutes(app, context);
@@ -118,7 +124,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMetaRoutes(app, context);
   registerOpLogRoutes(app, context);
   registerLiveRoutes(app, context, options.live);
-  await registerApiDocs(app, buildOpenApiDocument(options.version ?? '0.0.0'));
 
   if (options.mountMcp) await options.mountMcp(app, options.service);
   await app.ready();

@@ -9,26 +9,67 @@ import { InvalidQueryError } from '../errors.js';
 import { decodeCursor, encodeCursor, listingKey } from '../page-cursor.js';
 import { QueryParams } from '../query-params.js';
 import { actorOf, withClock, type RouteContext } from '../route-context.js';
+import {
+  ACTOR_HEADER, arrayOf, CLOCK, ETAG, errors, headers, IF_MATCH_HEADER, integerParameter, json, NO_QUERY, noContent, parameterNames, queryString, ref, routeSchema,
+  stringParameter,
+} from '../route-schema.js';
 
 export const DEFAULT_LIST_LIMIT = 1000;
 export const MAX_LIST_LIMIT = 100_000;
 
-/** Query parameters of GET /annotations whose errors are the query's, not the body's. */
-const LIST_PARAMETERS = ['tier', 'start', 'end', 'relation', 'rate', 'fps', 'limit', 'after'];
+const TIME = 'a time: seconds ("12.345", exact), a timecode HH:MM:SS.mmm or MM:SS.mmm (comma allowed), SMPTE HH:MM:SS:FF with fps, or a ratio "v/r"';
+const FPS = stringParameter('frames per second of SMPTE HH:MM:SS:FF times (24, 25, 29.97, 30000/1001)');
+const RELATIONS = ['intersects', 'before', 'after', 'meets', 'met_by', 'overlaps', 'overlapped_by', 'starts', 'started_by', 'during', 'contains', 'finishes', 'finished_by', 'equals'];
+
+/** Query parameters of GET /annotations; whatever is wrong with a listing is in them. */
+const LIST_QUERY = queryString({
+  tier: stringParameter('only this tier'),
+  start: stringParameter(`window start (with end): ${TIME}`),
+  end: stringParameter(`window end, exclusive (with start): ${TIME}`),
+  relation: stringParameter('intersects (default) or an Allen relation of the annotation to the window', { enum: RELATIONS }),
+  rate: integerParameter('ticks per second the window must be exact at (default: the rate its times need)', 1),
+  fps: FPS,
+  limit: integerParameter(`page size (default ${DEFAULT_LIST_LIMIT}); while more remain, Link: <…>; rel="next" (and X-Annot-Truncated: true)`, 1, MAX_LIST_LIMIT),
+  after: stringParameter('opaque cursor of the next page, as the previous page\'s Link: rel="next" gives it; bound to the same filters'),
+});
+const LIST_PARAMETERS = parameterNames(LIST_QUERY);
 /** The parameters that choose what a listing holds (a cursor is bound to them). */
 const FILTER_PARAMETERS = ['tier', 'start', 'end', 'relation', 'rate', 'fps'];
-
 /** Query parameters of the writes: the rate body times given in seconds or timecodes must be exact at, and the fps of SMPTE timecodes. */
-const WRITE_PARAMETERS = ['rate', 'fps'];
+const WRITE_QUERY = queryString({
+  rate: integerParameter('ticks per second the body\'s times must be exact at when given as seconds or timecodes (default: the rate they need, at least 1000)', 1),
+  fps: FPS,
+});
+const WRITE_PARAMETERS = parameterNames(WRITE_QUERY);
+const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: ref('Uuid') } };
 
 export function registerAnnotationRoutes(app: FastifyInstance, { service }: RouteContext): void {
-  app.post('/annotations', async (request, reply) => {
+  app.post('/annotations', {
+    schema: routeSchema('create an annotation (its body validated against its body_schema_uri)', {
+      description: 'The interval\'s times may be {v, r} or any time form (seconds, timecode, SMPTE with ?fps).',
+      querystring: WRITE_QUERY,
+      headers: headers(ACTOR_HEADER),
+      body: { content: { 'application/json': { schema: ref('AnnotationInput') } } },
+      response: { 201: json('created', ref('Annotation'), { ...CLOCK, ...ETAG, Location: { type: 'string', description: 'the new annotation\'s path' } }), ...errors(400, 409, 413, 415, 422) },
+    }),
+  }, async (request, reply) => {
     const { value, clock } = await service.createAnnotation(request.body as AnnotationInput, actorOf(request), timeOptions(QueryParams.of(request.query, WRITE_PARAMETERS)));
     return sendAnnotation(withClock(reply, clock).code(201).header('Location', `/annotations/${value.id}`), value);
   });
 
   // Pages of `limit`, in a stable order; `Link: <…?after=cursor>; rel="next"` while more remain.
-  app.get('/annotations', async (request, reply) => {
+  app.get('/annotations', {
+    schema: routeSchema('list or query annotations', {
+      querystring: LIST_QUERY,
+      response: {
+        200: json('a page of annotations ordered by start, end, id (without window: insertion order); each time carries s, its exact seconds', arrayOf('Annotation'), {
+          Link: { type: 'string', description: '<…?after=cursor>; rel="next" while more annotations remain' },
+          'X-Annot-Truncated': { type: 'string', const: 'true', description: 'present while more annotations remain' },
+        }),
+        ...errors(400),
+      },
+    }),
+  }, async (request, reply) => {
     const query = QueryParams.of(request.query, LIST_PARAMETERS);
     const limit = query.integer('limit', { min: 1, max: MAX_LIST_LIMIT }) ?? DEFAULT_LIST_LIMIT;
     const rate = query.integer('rate', { min: 1, max: Number.MAX_SAFE_INTEGER });
@@ -59,15 +100,29 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
   });
 
   // A conditional GET: If-None-Match with the current ETag (or *) answers 304 without a body.
-  app.get<{ Params: { id: string } }>('/annotations/:id', async (request, reply) => {
-    QueryParams.of(request.query, []);
+  app.get<{ Params: { id: string } }>('/annotations/:id', {
+    schema: routeSchema('one annotation; If-None-Match with its current ETag answers 304', {
+      params: ID_PARAMS,
+      querystring: NO_QUERY,
+      headers: headers({ 'If-None-Match': { type: 'string', description: 'an ETag read before (or *)' } }),
+      response: { 200: json('the annotation', ref('Annotation'), ETAG), 304: noContent('not modified since that ETag', ETAG), ...errors(404) },
+    }),
+  }, async (request, reply) => {
     const annotation = await service.getAnnotation(request.params.id);
     const etag = annotationEtag(annotation);
     if (noneMatch(singleHeader(request.headers['if-none-match']), etag)) return reply.code(304).header('ETag', etag).send();
     return sendAnnotation(reply, annotation);
   });
 
-  app.patch<{ Params: { id: string } }>('/annotations/:id', async (request, reply) => {
+  app.patch<{ Params: { id: string } }>('/annotations/:id', {
+    schema: routeSchema('partial update, guarded by If-Match', {
+      params: ID_PARAMS,
+      querystring: WRITE_QUERY,
+      headers: headers({ ...IF_MATCH_HEADER, ...ACTOR_HEADER }, ['If-Match']),
+      body: { content: { 'application/json': { schema: ref('AnnotationPatch') } } },
+      response: { 200: json('updated', ref('Annotation'), { ...CLOCK, ...ETAG }), ...errors(400, 404, 412, 413, 415, 422, 428) },
+    }),
+  }, async (request, reply) => {
     const query = QueryParams.of(request.query, WRITE_PARAMETERS);
     const { value, clock } = await service.updateAnnotation(
       request.params.id,
@@ -80,8 +135,14 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
   });
 
   // If-Match is required on DELETE, as on PATCH: 428 without it, 412 when it is stale.
-  app.delete<{ Params: { id: string } }>('/annotations/:id', async (request, reply) => {
-    QueryParams.of(request.query, []);
+  app.delete<{ Params: { id: string } }>('/annotations/:id', {
+    schema: routeSchema('delete, guarded by If-Match (required, as for PATCH)', {
+      params: ID_PARAMS,
+      querystring: NO_QUERY,
+      headers: headers({ ...IF_MATCH_HEADER, ...ACTOR_HEADER }, ['If-Match']),
+      response: { 204: noContent('deleted', CLOCK), ...errors(404, 412, 428) },
+    }),
+  }, async (request, reply) => {
     const ifMatch = singleHeader(request.headers['if-match']);
     if (ifMatch === undefined || ifMatch.trim() === '') {
       await service.getAnnotation(request.params.id); // a missing annotation is still a 404 first

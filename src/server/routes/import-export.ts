@@ -10,9 +10,18 @@ import { exportFromService, importIntoService } from '../../service/import-expor
 import { QueryParams } from '../query-params.js';
 import { actorOf, withClock, type RouteContext } from '../route-context.js';
 import { spoolUpload } from '../upload.js';
+import { ACTOR_HEADER, CLOCK, errors, headers, integerParameter, json, parameterNames, queryString, ref, routeSchema, stringParameter } from '../route-schema.js';
 
 /** Warnings an import reports back at most (a broken file can warn once per line). */
 const MAX_WARNINGS = 100;
+
+const IMPORT_QUERY = queryString({
+  format: stringParameter('format name (GET /formats); sniffed from the content when absent'),
+  rate: integerParameter('import rate', 1),
+  asset_id: stringParameter('asset id for formats that do not name their media'),
+  tier: stringParameter('tier for formats without tiers'),
+});
+const FILE = { type: 'string', contentMediaType: 'application/octet-stream' };
 
 export function registerImportExportRoutes(app: FastifyInstance, context: RouteContext): void {
   const { service, scratchDir, maxImportBytes } = context;
@@ -30,8 +39,20 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
       isPartAFile: (field, _type, filename) => field === 'file' || filename !== undefined,
     });
 
-    scope.post('/import', async (request, reply) => {
-      const query = QueryParams.of(request.query, ['format', 'rate', 'asset_id', 'tier']);
+    scope.post('/import', {
+      schema: routeSchema('import a file (raw body or multipart field "file"); every tier and annotation it adds is logged', {
+        querystring: IMPORT_QUERY,
+        headers: headers(ACTOR_HEADER),
+        body: {
+          content: {
+            'application/octet-stream': { schema: { ...FILE, description: 'the file as the raw body (any Content-Type but multipart/form-data)' } },
+            'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: FILE } } },
+          },
+        },
+        response: { 201: json('imported', ref('ImportReport'), CLOCK), ...errors(400, 413, 422) },
+      }),
+    }, async (request, reply) => {
+      const query = QueryParams.of(request.query, parameterNames(IMPORT_QUERY));
       const format = query.string('format');
       // Refuse an unknown format before reading a possibly large upload.
       if (format !== undefined) knownFormat(format);
@@ -65,9 +86,25 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
     });
   });
 
-  app.get('/export', async (request, reply) => {
-    const query = QueryParams.of(request.query, ['format']);
-    const format = knownFormat(query.requiredString('format', `the format to export, one of ${formatNames()}`));
+  const exportQuery = queryString({ format: stringParameter(`the format to export, one of ${formatNames()}`) }, ['format']);
+  app.get('/export', {
+    schema: routeSchema('the whole store as a file', {
+      querystring: exportQuery,
+      response: {
+        200: {
+          description: 'the file, as an attachment named export<extension>, with the media type of its format',
+          headers: {
+            'Content-Disposition': { type: 'string', description: 'attachment; filename="export<extension>"' },
+            'X-Annot-Dropped': { type: 'string', description: 'what the format cannot keep and was left out, as what=count, …' },
+          },
+          content: { '*/*': { schema: FILE } },
+        },
+        ...errors(400, 422),
+      },
+    }),
+  }, async (request, reply) => {
+    const query = QueryParams.of(request.query, parameterNames(exportQuery));
+    const format = knownFormat(query.requiredString('format', String(exportQuery.properties.format.description)));
     const extension = format.extensions[0] ?? '';
     const path = join(scratchDir, `export-${randomUUID()}${extension}`);
     try {

@@ -3,7 +3,7 @@ import { basename, extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RouteNotFoundError } from '../errors.js';
 import { QueryParams } from '../query-params.js';
-import { routeDoc } from './route-doc.js';
+import { errors, json, parameterNames, queryString, ref, routeSchema, stringParameter } from '../route-schema.js';
 
 const MEDIA_TYPES: Record<string, string> = {
   '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.webm': 'video/webm', '.ogv': 'video/ogg', '.mov': 'video/quicktime', '.mkv': 'video/x-matroska',
@@ -50,13 +50,23 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
  * `GET /media`: the file given to `annot serve --media` (or the annotations' own asset, when it
  * is a local file), with Range support so a media element can seek without loading it all.
  */
+const MEDIA_QUERY = queryString({ token: stringParameter('the bearer token, for media elements that cannot set headers (<video>); elsewhere use Authorization') });
+const BYTES = { type: 'string', format: 'binary' };
+
 export function registerMediaRoutes(app: FastifyInstance, mediaPath: string | undefined): void {
   app.get('/media', {
-    schema: routeDoc('the media file of `annot serve --media`, with HTTP Range support (206 Partial Content)', {
-      querystring: { type: 'object', properties: { token: { type: 'string', description: 'the bearer token, for media elements that cannot set headers' } } },
+    schema: routeSchema('the media file the server was started with (annot serve --media), with HTTP Range support', {
+      querystring: MEDIA_QUERY,
+      headers: { type: 'object', properties: { Range: { type: 'string', description: 'bytes=start-end, bytes=start- or bytes=-suffix' } } },
+      response: {
+        200: { description: 'the whole file', headers: { 'Accept-Ranges': { type: 'string', const: 'bytes' } }, content: { '*/*': { schema: BYTES } } },
+        206: { description: 'the requested range', headers: { 'Content-Range': { type: 'string', description: 'bytes start-end/size' } }, content: { '*/*': { schema: BYTES } } },
+        416: json('the range lies outside the file', ref('Error'), { 'Content-Range': { type: 'string', description: 'bytes */size' } }),
+        ...errors(400, 404),
+      },
     }),
   }, async (request: FastifyRequest, reply: FastifyReply) => {
-    QueryParams.of(request.query, ['token']);
+    QueryParams.of(request.query, parameterNames(MEDIA_QUERY));
     if (mediaPath === undefined) throw new RouteNotFoundError('this server has no media: start it with annot serve FILE --media <file>');
     let size: number;
     let modified: Date;

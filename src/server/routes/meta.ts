@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, issuesFromAjv } from '../../schemas/ajv.js';
 import { InvalidBodyError } from '../errors.js';
-import { QueryParams } from '../query-params.js';
 import { actorOf, withClock, type RouteContext } from '../route-context.js';
+import { ACTOR_HEADER, CLOCK, errors, headers, json, NO_QUERY, ref, routeSchema } from '../route-schema.js';
 
 /** The body of PUT /meta/{key}. */
 export const META_VALUE_SCHEMA = {
@@ -16,13 +16,19 @@ export const META_VALUE_SCHEMA = {
 let validateMetaValue: ValidateFunction | undefined;
 
 export function registerMetaRoutes(app: FastifyInstance, { service }: RouteContext): void {
-  app.get('/meta', async (request) => {
-    QueryParams.of(request.query, []);
-    return service.listMeta();
-  });
+  app.get('/meta', {
+    schema: routeSchema('store metadata', { querystring: NO_QUERY, response: { 200: json('key to value', ref('Meta')), ...errors(400) } }),
+  }, async () => service.listMeta());
 
-  app.put<{ Params: { key: string } }>('/meta/:key', async (request, reply) => {
-    QueryParams.of(request.query, []);
+  app.put<{ Params: { key: string } }>('/meta/:key', {
+    schema: routeSchema('set a metadata value', {
+      params: { type: 'object', required: ['key'], properties: { key: { type: 'string', description: 'the metadata key' } } },
+      querystring: NO_QUERY,
+      headers: headers(ACTOR_HEADER),
+      body: { content: { 'application/json': { schema: ref('MetaValue') } } },
+      response: { 200: json('{key: value}', ref('Meta'), CLOCK), ...errors(400, 413, 415, 422) },
+    }),
+  }, async (request, reply) => {
     validateMetaValue ??= createAjv().compile(META_VALUE_SCHEMA);
     if (!validateMetaValue(request.body)) throw new InvalidBodyError(issuesFromAjv(validateMetaValue.errors, 'body'));
     const { key } = request.params;

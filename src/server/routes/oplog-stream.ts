@@ -4,8 +4,8 @@ import { annotationFromWire } from '../../model/wire.js';
 import type { OpLogEntry } from '../../oplog/op-log-entry.js';
 import { InvalidQueryError } from '../errors.js';
 import { QueryParams } from '../query-params.js';
-import { routeDoc } from './route-doc.js';
 import type { RouteContext } from '../route-context.js';
+import { errors, integerParameter, parameterNames, queryString, routeSchema, stringParameter } from '../route-schema.js';
 
 /** How often the stream looks for new clocks: the op-log is shared through the store, so a write by another process shows only there. */
 export const DEFAULT_STREAM_POLL_MS = 200;
@@ -23,6 +23,16 @@ export interface OpLogStreamOptions {
 export type StreamedEntry = OpLogEntry & { etag?: string };
 
 const CLOCK = { min: 0, max: Number.MAX_SAFE_INTEGER };
+
+const STREAM_QUERY = queryString({
+  from_clock: integerParameter('first clock to send (inclusive) when there is no Last-Event-ID (default: after the newest)', CLOCK.min),
+  token: stringParameter('the bearer token, for clients that cannot set headers (EventSource); elsewhere use Authorization'),
+});
+
+const STREAM_DESCRIPTION =
+  'Each event is one op-log entry: `id` is its Lamport clock, `data` the entry as JSON (an OpLogEntry), with `etag` added when it adds or replaces an annotation. ' +
+  'Reconnecting with `Last-Event-ID: N` sends exactly the entries after clock N. Without it the stream starts at `from_clock`, else after the newest clock. ' +
+  'A comment line (`: heartbeat`) is sent every 15 s while idle. Writes by other processes on the same store appear within the poll interval (200 ms).';
 
 /**
  * `GET /oplog/stream`: the op-log as Server-Sent Events. Each event's `id` is its Lamport clock
@@ -43,17 +53,20 @@ export function registerOpLogStreamRoutes(app: FastifyInstance, { service }: Rou
   });
 
   app.get('/oplog/stream', {
-    schema: routeDoc('the op-log as Server-Sent Events (id = Lamport clock; Last-Event-ID resumes)', {
-      querystring: {
+    schema: routeSchema('the op-log as Server-Sent Events', {
+      description: STREAM_DESCRIPTION,
+      querystring: STREAM_QUERY,
+      headers: {
         type: 'object',
-        properties: {
-          from_clock: { type: 'string', description: 'first clock to send when there is no Last-Event-ID (default: after the newest)' },
-          token: { type: 'string', description: 'the bearer token, for clients that cannot set headers (EventSource)' },
-        },
+        properties: { 'Last-Event-ID': { type: 'string', pattern: '^\\s*([0-9]+)?\\s*$', description: 'the clock of the last event received; the stream resumes after it' } },
+      },
+      response: {
+        200: { description: 'an endless event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        ...errors(400),
       },
     }),
   }, async (request, reply) => {
-    const query = QueryParams.of(request.query, ['from_clock', 'token']);
+    const query = QueryParams.of(request.query, parameterNames(STREAM_QUERY));
     const resumeAfter = lastEventId(request);
     const fromClock = query.integer('from_clock', CLOCK);
     let sent = resumeAfter ?? (fromClock !== undefined ? Math.max(0, fromClock - 1) : await service.latestClock());

@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { RouteNotFoundError } from '../errors.js';
 import { pageHtml } from '../page/page-html.js';
-import { QueryParams } from '../query-params.js';
-import { routeDoc } from './route-doc.js';
+import { NO_QUERY, publicErrors, routeSchema } from '../route-schema.js';
 import { mediaElementOf } from './media.js';
 
 /** The page's assets: the compiled browser code (tsconfig.page.json) and its stylesheet. */
+const ASSET_NAME = /^[a-z0-9-]+\.(js|css)$/;
 const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
 /**
@@ -17,17 +17,31 @@ const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=u
  */
 export function registerPageRoutes(app: FastifyInstance, { media }: { media?: string }): void {
   const html = pageHtml({ media: media === undefined ? null : { url: '/media', element: mediaElementOf(media) } });
-  app.get('/', { schema: routeDoc('the timeline page (HTML)') }, async (request, reply) => {
-    QueryParams.of(request.query, []);
+  app.get('/', {
+    schema: routeSchema('the timeline page: lanes per tier, live edits, media playback', {
+      security: [],
+      querystring: NO_QUERY,
+      response: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, ...publicErrors(400) },
+    }),
+  }, async (_request, reply) => {
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
   });
 
   const assets = new Map<string, Buffer>();
-  app.get<{ Params: { file: string } }>('/page/:file', { schema: routeDoc('a script or stylesheet of the timeline page') }, async (request, reply) => {
-    QueryParams.of(request.query, []);
+  app.get<{ Params: { file: string } }>('/page/:file', {
+    schema: routeSchema('a script or stylesheet of the timeline page, served from the package', {
+      security: [],
+      params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: ASSET_NAME.source } } },
+      querystring: NO_QUERY,
+      response: {
+        200: { description: 'the asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+        ...publicErrors(400, 404),
+      },
+    }),
+  }, async (request, reply) => {
     const { file } = request.params;
     const type = ASSET_TYPES[file.slice(file.lastIndexOf('.'))];
-    if (!/^[a-z0-9-]+\.(js|css)$/.test(file) || type === undefined) throw new RouteNotFoundError(`no page asset ${file}`);
+    if (!ASSET_NAME.test(file) || type === undefined) throw new RouteNotFoundError(`no page asset ${file}`);
     let content = assets.get(file);
     if (content === undefined) {
       const path = join(pageAssetDir(), file);
