@@ -10,6 +10,7 @@ import { tempDir } from '../support/sample-annot.js';
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/validate/${name}`, import.meta.url));
 const MISSING_SHOT = fixture('missing-shot.yaml');
 const DROPPED_BLOCK = fixture('dropped-block.srt');
+const TIER_TYPO = fixture('tier-typo.TextGrid');
 
 describe('annot validate for CI', () => {
   const { dir, cleanup } = tempDir();
@@ -36,6 +37,38 @@ describe('annot validate for CI', () => {
       expect(report.findings).toEqual([
         { code: 'missing_reference', severity: 'error', message: 'beats[0].shot_id: no shot with id "nope" (known: "s1")', file: scene, line: 17, column: 18 },
       ]);
+    });
+  });
+
+  describe('tier name typos', () => {
+    const TYPOS = [
+      { line: 71, message: 'tiers "words" and "Words" differ only by case, spaces or punctuation: a typo? (rename one if they are meant to be one tier)' },
+      { line: 81, message: 'tiers "phones" and "phomes" differ by one letter: a typo? (rename one if they are meant to be one tier)' },
+    ];
+
+    it('warns about two tiers whose names differ only by case or by one letter, naming both and the file, at the line of the second (exit 0)', async () => {
+      const result = await runCli(['validate', TIER_TYPO]);
+      expect(result.code).toBe(0);
+      expect(result.stdout.split('\n').slice(0, 3)).toEqual([
+        ...TYPOS.map(({ line, message }) => `${TIER_TYPO}:${line}:16: warning: ${message} [tier_name_near_duplicate]`),
+        `${TIER_TYPO} (textgrid): valid, 0 errors, 2 warnings`,
+      ]);
+      // S1/S2 (short, numbered) and speaker_a/speaker_b (a one-letter label) are series, not typos.
+      expect(result.stdout).toContain('8 annotations in 8 tiers');
+    });
+
+    it('prints them in the json and github formats, and fails under --strict', async () => {
+      const json = await runCli(['validate', TIER_TYPO, '--format', 'json']);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout).findings).toEqual(
+        TYPOS.map(({ line, message }) => ({ code: 'tier_name_near_duplicate', severity: 'warning', message, file: TIER_TYPO, line, column: 16 })),
+      );
+      const github = await runCli(['validate', TIER_TYPO, '--format', 'github']);
+      expect(github.code).toBe(0);
+      expect(github.stdout).toBe(TYPOS.map(({ line, message }) => `::warning file=${TIER_TYPO},line=${line},col=16,title=tier_name_near_duplicate::${message}\n`).join(''));
+      const strict = await runCli(['validate', TIER_TYPO, '--strict']);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toContain('valid, but failing on its warnings, 0 errors, 2 warnings');
     });
   });
 
