@@ -83,6 +83,7 @@ const CASES: Case[] = [
     ['seconds', '1.5', 2],
     ['timecode', '00:00:02.250', '00:00:03,5'],
     ['{v, r, s}', { v: 4, r: 1, s: '4' }, { v: 9, r: 2 }],
+    ['a ratio and an exponent', '9/2', ' 5e0 '],
   ].map(([, start, end]): Case => ({
     route: 'POST /annotations',
     status: 201,
@@ -102,6 +103,8 @@ const CASES: Case[] = [
   { route: 'POST /annotations', status: 413, request: () => post('/annotations', wordInput('x'.repeat(2 * 1024 * 1024), 0, 1)) },
   { route: 'GET /annotations', status: 200, request: () => get('/annotations') },
   { route: 'GET /annotations', status: 200, request: () => get('/annotations?tier=words&start=1&end=00:00:04.000&relation=overlaps&limit=1') },
+  { route: 'GET /annotations', status: 200, request: () => get('/annotations?start=0&end=10&relation=DI') },
+  { route: 'GET /annotations', status: 400, request: () => get('/annotations?start=0&end=10&relation=nope') },
   { route: 'GET /annotations', status: 400, request: () => get('/annotations?limit=0') },
   { route: 'GET /annotations/:id', status: 200, request: (s) => get(`/annotations/${s.id}`) },
   { route: 'GET /annotations/:id', status: 304, request: (s) => get(`/annotations/${s.id}`, { 'if-none-match': s.etag }) },

@@ -5,6 +5,7 @@ import { annotationsToWireJson, annotationToOutput } from '../../model/wire.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
 import { PreconditionRequiredError } from '../../service/errors.js';
 import type { Page } from '../../service/query-page.js';
+import { ALLEN_RELATIONS } from '../../time/allen.js';
 import { InvalidQueryError } from '../errors.js';
 import { decodeCursor, encodeCursor, listingKey } from '../page-cursor.js';
 import { QueryParams } from '../query-params.js';
@@ -19,14 +20,14 @@ export const MAX_LIST_LIMIT = 100_000;
 
 const TIME = 'a time: seconds ("12.345", exact), a timecode HH:MM:SS.mmm or MM:SS.mmm (comma allowed), SMPTE HH:MM:SS:FF with fps, or a ratio "v/r"';
 const FPS = stringParameter('frames per second of SMPTE HH:MM:SS:FF times (24, 25, 29.97, 30000/1001)');
-const RELATIONS = ['intersects', 'before', 'after', 'meets', 'met_by', 'overlaps', 'overlapped_by', 'starts', 'started_by', 'during', 'contains', 'finishes', 'finished_by', 'equals'];
 
 /** Query parameters of GET /annotations; whatever is wrong with a listing is in them. */
 const LIST_QUERY = queryString({
   tier: stringParameter('only this tier'),
   start: stringParameter(`window start (with end): ${TIME}`),
   end: stringParameter(`window end, exclusive (with start): ${TIME}`),
-  relation: stringParameter('intersects (default) or an Allen relation of the annotation to the window', { enum: RELATIONS }),
+  // Not an enum: Allen's symbols (`o`, `di`), any case and `-` for `_` are read too (parseAllenRelation).
+  relation: stringParameter(`intersects (default) or the Allen relation of the annotation to the window: ${ALLEN_RELATIONS.join(', ')} (or its symbol)`, { examples: ['overlaps'] }),
   rate: integerParameter('ticks per second the window must be exact at (default: the rate its times need)', 1),
   fps: FPS,
   limit: integerParameter(`page size (default ${DEFAULT_LIST_LIMIT}); while more remain, Link: <…>; rel="next" (and X-Annot-Truncated: true)`, 1, MAX_LIST_LIMIT),

@@ -46,13 +46,13 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
+const MEDIA_QUERY = queryString({ token: stringParameter('the bearer token, for media elements that cannot set headers (<video>); elsewhere use Authorization') });
+const BYTES = { type: 'string', format: 'binary' };
+
 /**
  * `GET /media`: the file given to `annot serve --media` (or the annotations' own asset, when it
  * is a local file), with Range support so a media element can seek without loading it all.
  */
-const MEDIA_QUERY = queryString({ token: stringParameter('the bearer token, for media elements that cannot set headers (<video>); elsewhere use Authorization') });
-const BYTES = { type: 'string', format: 'binary' };
-
 export function registerMediaRoutes(app: FastifyInstance, mediaPath: string | undefined): void {
   app.get('/media', {
     schema: routeSchema('the media file the server was started with (annot serve --media), with HTTP Range support', {
