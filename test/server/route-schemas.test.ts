@@ -251,10 +251,27 @@ describe('every route against its documented schema', () => {
     }
   });
 
+  it('needs the bearer token exactly where the document says so (security), answering 401 as documented', async () => {
+    const guarded = await startServer({ store: await SqliteStore.open(':memory:'), log: () => {}, live: { media: MEDIA }, mountMcp: mountMcpOverHttp, token: 's3cret' });
+    try {
+      for (const route of new Set(CASES.map((c) => c.route))) {
+        const request = baseCase(route).request(state);
+        const response = await fetch(guarded.url + request.path, { method: request.method, headers: request.headers, body: request.json !== undefined ? JSON.stringify(request.json) : request.body });
+        const text = await response.text();
+        const { pointer, operation } = operationOf(route);
+        const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
+        expect([route, response.status === 401]).toEqual([route, !isPublic]);
+        if (response.status === 401) expect([route, valid(`${pointer}/responses/401/content/application~1json/schema`, JSON.parse(text))]).toEqual([route, []]);
+      }
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('refuses with a 4xx every request that breaks its documented schema', async () => {
     const violations: Array<{ label: string; request: Request }> = [];
     for (const route of new Set(CASES.map((c) => c.route))) {
-      const base = CASES.find((c) => c.route === route && c.status < 300)!;
+      const base = baseCase(route);
       const { operation } = operationOf(route);
       const parameters = (operation.parameters ?? []) as Json[];
       const request = (): Request => base.request(state);
@@ -295,6 +312,11 @@ describe('every route against its documented schema', () => {
     }
   });
 });
+
+/** A request that works on the route: its first 2xx case (or its first, for a route that only refuses). */
+function baseCase(route: string): Case {
+  return CASES.find((c) => c.route === route && c.status < 300) ?? CASES.find((c) => c.route === route)!;
+}
 
 /** `METHOD /path` of every route in printRoutes' tree (HEAD, fastify's automatic twin of GET, left out). */
 function registeredRoutes(tree: string): string[] {
