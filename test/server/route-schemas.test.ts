@@ -292,6 +292,12 @@ describe('every route against its documented schema', () => {
           if (parameter.required) violations.push({ label: `${route} without ?${parameter.name}`, request: withQuery(parameter.name, undefined) });
         }
       }
+      for (const parameter of parameters.filter((p) => p.in === 'path' && (p.schema.pattern !== undefined || p.schema.$ref !== undefined))) {
+        const original = request();
+        const segments = original.path.split('?')[0].split('/');
+        segments[route.split(' ')[1].split('/').indexOf(`:${parameter.name}`)] = 'Not%20Valid';
+        violations.push({ label: `${route} with a path parameter ${parameter.name} outside its schema`, request: { ...original, path: segments.join('/') } });
+      }
       for (const parameter of parameters.filter((p) => p.in === 'header' && p.required)) {
         const original = request();
         const headers = Object.fromEntries(Object.entries(original.headers ?? {}).filter(([name]) => name.toLowerCase() !== parameter.name.toLowerCase()));
