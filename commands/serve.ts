@@ -65,13 +65,17 @@ export default class Serve extends AnnotCommand {
       await stopOtel?.();
       throw error;
     }
-    writeLine(`annot serve: listening on ${server.url}`);
-    notice(`annot serve: serving ${location === undefined ? `an in-memory ${store.kind} store` : redactLocation(location)}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);
-
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // Handlers before the URL line: whoever waits for that line may signal at once, and a signal
+    // without a handler kills the process on the spot, mid-write.
+    const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
     });
+    writeLine(`annot serve: listening on ${server.url}`);
+    notice(`annot serve: serving ${location === undefined ? `an in-memory ${store.kind} store` : redactLocation(location)}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);
+
+    const signal = await stopSignal;
+
     // A second signal while requests drain means "now".
     const force = () => {
       notice('annot serve: stopping immediately');

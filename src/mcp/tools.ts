@@ -2,7 +2,8 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { mediaRef, annotationRef } from '../model/annotation.js';
-import { annotationToOutput, referenceToWire, tierToWire, wireWithSeconds } from '../model/wire.js';
+import { annotationToOutput, referenceToWire, tierToWire, wireWithSeconds, type AnnotationWire } from '../model/wire.js';
+import { wireJsonArray } from '../model/wire-json.js';
 import { listBodySchemas } from '../schemas/registry.js';
 import type { AnnotationService } from '../service/annotation-service.js';
 import { listFormats } from '../service/formats.js';
@@ -146,9 +147,11 @@ const queryAnnotationsTool = defineTool({
     } else if (args.relation !== 'intersects') {
       throw new InvalidInputError(`relation "${args.relation}" compares with a window: give start_seconds and end_seconds too`);
     }
-    const found = await service.queryAnnotations({ ...window, tier: args.tier, relation: args.relation, limit: args.limit + 1 });
+    // The texts GET /annotations sends (the .annot file's read fast path), read back as the output forms.
+    const found = await service.queryWireJson({ ...window, tier: args.tier, relation: args.relation, limit: args.limit + 1 });
     const page = found.slice(0, args.limit);
-    return { result: { annotations: page.map((annotation) => annotationToOutput(annotation)), count: page.length, truncated: found.length > args.limit } };
+    const annotations = JSON.parse(wireJsonArray(page)) as AnnotationWire[];
+    return { result: { annotations, count: page.length, truncated: found.length > args.limit } };
   },
 });
 

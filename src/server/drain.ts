@@ -63,3 +63,14 @@ export function drainOnClose(server: Server): { beginDrain(): void } {
     },
   };
 }
+
+/**
+ * Resolves once the event loop has been through one more poll phase. A connection whose handshake
+ * completed before a shutdown signal may still wait in the listen backlog: node accepts it in a
+ * poll phase, and the signal handler can run in the very poll phase that would have, so closing
+ * the listener at once resets it. A timer fires at the start of the next turn, and an immediate
+ * queued from it runs after that turn's poll phase, when the backlog has been emptied.
+ */
+export function afterNextPoll(): Promise<void> {
+  return new Promise((resolve) => setTimeout(() => setImmediate(resolve), 0));
+}

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import { AnnotationService } from '../service/annotation-service.js';
 import { buildApp, type AppOptions } from './app.js';
-import { drainOnClose } from './drain.js';
+import { afterNextPoll, drainOnClose } from './drain.js';
 
 // The `annot/server` subpath entry: the app builder beside the server starter.
 export { buildApp, type AppOptions } from './app.js';
@@ -44,8 +44,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       closing ??= (async () => {
         try {
           drain.beginDrain();
-          // Connections and bytes that arrived in the same turn as the signal are taken in first.
-          await new Promise((resolve) => setImmediate(resolve));
+          // Connections that completed their handshake before the signal are accepted first.
+          await afterNextPoll();
           await app.close();
         } finally {
           await store.close();

@@ -17,8 +17,8 @@ import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { ResolveOptions, TimeInput } from '../time/time-input.js';
 import { PreconditionRequiredError } from './errors.js';
-import { queryAnnotations, type QueryRequest } from './query-annotations.js';
-import { PageContinuations, queryPage, type Page, type PagePosition } from './query-page.js';
+import { queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
+import { PageContinuations, queryPage, queryWirePage, type Page, type PagePosition, type WirePage } from './query-page.js';
 
 /** The generator of annotations created through the service without a provenance of their own. */
 export const SERVICE_AGENT = 'server:annot';
@@ -146,6 +146,24 @@ export class AnnotationService {
       const page = await queryPage(this.store, request, limit, after, this.continuations);
       span.setAttribute(ATTR_ANNOTATION_COUNT, page.annotations.length);
       return page;
+    });
+  }
+
+  /** queryPage as the surfaces send it: wire JSON texts in the seconds form, from the store's rows where it can (query-page.ts). */
+  queryWirePage(request: QueryRequest, limit: number, after?: PagePosition): Promise<WirePage> {
+    return withSpan('store.query', this.queryAttributes(request), async (span) => {
+      const page = await queryWirePage(this.store, request, limit, after, this.continuations);
+      span.setAttribute(ATTR_ANNOTATION_COUNT, page.items.length);
+      return page;
+    });
+  }
+
+  /** queryAnnotations as wire JSON texts in the seconds form (the surfaces' answer), from the store's rows where it can. */
+  queryWireJson(request: QueryRequest & { limit?: number }): Promise<string[]> {
+    return withSpan('store.query', this.queryAttributes(request), async (span) => {
+      const found = await queryAnnotationsWireJson(this.store, request, request.limit ?? Number.POSITIVE_INFINITY, { seconds: true });
+      span.setAttribute(ATTR_ANNOTATION_COUNT, found.length);
+      return found;
     });
   }
 

@@ -60,7 +60,7 @@ export async function queryAnnotationsWireJson(
   options: WireJsonOptions = {},
 ): Promise<string[]> {
   const window = parseWindow(request);
-  if (window !== null && parseRelation(request.relation) === 'intersects') {
+  if (window !== null && isPlainWindow(request)) {
     const items = await windowWireJson(store, window, request.tier, options);
     return items.length > limit ? items.slice(0, limit) : items;
   }
@@ -70,6 +70,12 @@ export async function queryAnnotationsWireJson(
     items.push(annotationWireJson(annotation, options));
   }
   return items;
+}
+
+/** A window with the default relation (intersects): what the stores' read fast paths answer. */
+export function isPlainWindow(request: QueryRequest): boolean {
+  // In queryAnnotations' order, so a request wrong twice gets the same error on either path.
+  return parseWindow(request) !== null && parseRelation(request.relation) === 'intersects';
 }
 
 export function parseWindow({ start, end, rate, fps }: QueryRequest): TimeInterval | null {

@@ -1,6 +1,8 @@
 import type { Annotation } from '../model/annotation.js';
+import { annotationWireJson } from '../model/wire-json.js';
 import type { AnnotationStore } from '../store/store.js';
-import { queryAnnotations, type QueryRequest } from './query-annotations.js';
+import { hasWireJsonWindows } from '../store/wire-json-reads.js';
+import { isPlainWindow, queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
 
 /** Where a page ended: how many results came before the next page, and the id of the last one. */
 export interface PagePosition {
@@ -81,6 +83,52 @@ export async function queryPage(
   }
   return { annotations, next: null };
 }
+
+/** A page as the surfaces send it: each annotation's wire JSON in the seconds form (wire-json.ts). */
+export interface WirePage {
+  readonly items: string[];
+  readonly next: PagePosition | null;
+}
+
+/**
+ * queryPage with its annotations as wire JSON texts, the same page byte for byte. A plain window
+ * on a store with a read fast path (the `.annot` file) is answered from rows with no annotation
+ * objects: the window's texts are taken afresh, as queryPage takes every window, and the page
+ * resumes in them as it would there.
+ */
+export async function queryWirePage(
+  store: AnnotationStore,
+  request: QueryRequest,
+  limit: number,
+  after?: PagePosition,
+  continuations?: PageContinuations,
+): Promise<WirePage> {
+  if (hasWireJsonWindows(store) && isPlainWindow(request)) {
+    const texts = await queryAnnotationsWireJson(store, request, Number.POSITIVE_INFINITY, { seconds: true });
+    const start = after === undefined ? 0 : resumeIndex(texts, after);
+    const items = texts.slice(start, start + limit);
+    const more = start + limit < texts.length;
+    return { items, next: more ? { offset: start + limit, lastId: idOfWireJson(items[items.length - 1] as string) } : null };
+  }
+  const page = await queryPage(store, request, limit, after, continuations);
+  return { items: page.annotations.map((annotation) => annotationWireJson(annotation, { seconds: true })), next: page.next };
+}
+
+/** Where queryPage resumes a snapshot listing: after the last annotation seen, or where it stood when it is gone. */
+function resumeIndex(texts: readonly string[], after: PagePosition): number {
+  for (let index = 0; index < texts.length; index++) {
+    if (idOfWireJson(texts[index] as string) === after.lastId) return index + 1;
+    if (index >= after.offset - 1) return index;
+  }
+  return texts.length;
+}
+
+/** The id of an annotation's wire JSON, which begins `{"id":"…"`. */
+function idOfWireJson(text: string): string {
+  return JSON.parse(text.slice(ID_START, text.indexOf('"', ID_START + 1) + 1)) as string;
+}
+
+const ID_START = '{"id":'.length;
 
 interface Continuation {
   readonly iterator: AsyncIterator<Annotation>;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { SELECT, WRITE_COLUMNS } from './sqlite-rows.js';
-import { WIRE_SELECT } from './sqlite-wire-json.js';
+import { WIRE_KEY_SELECT, WIRE_SELECT } from './sqlite-wire-json.js';
 
 /** One duration class's key range: the interval index's pre-filter (sqlite-interval-index.ts). */
 const RANGE = 'dur_class = ? AND start_f BETWEEN ? AND ? AND end_f BETWEEN ? AND ?';
@@ -11,7 +11,7 @@ export const PAGE = 512;
 export type SqliteStatements = Readonly<Record<StatementName, Database.Statement>>;
 
 type StatementName =
-  'dataVersion' | 'latestClock' | 'appendOp' | 'readOps' | 'getFileMeta' | 'insert' | 'update' | 'getById' | 'deleteById' | 'deleteBySeq' | 'count' | 'page' | 'byTier' | 'candidates' | 'tierCandidates' | 'wireCandidates' | 'wireTierCandidates' | 'keyCandidates' | 'keyPage' | 'addClass' | 'listClasses' | 'listTierNames' | 'getTier' | 'listTiers' | 'upsertTier' | 'setMeta' | 'getMeta' | 'listMeta';
+  'dataVersion' | 'latestClock' | 'appendOp' | 'readOps' | 'getFileMeta' | 'insert' | 'update' | 'getById' | 'deleteById' | 'deleteBySeq' | 'count' | 'page' | 'byTier' | 'candidates' | 'tierCandidates' | 'wireCandidates' | 'wireTierCandidates' | 'wireKeyCandidates' | 'wireKeyTierCandidates' | 'wireBySeq' | 'keyCandidates' | 'keyPage' | 'addClass' | 'listClasses' | 'listTierNames' | 'getTier' | 'listTiers' | 'upsertTier' | 'setMeta' | 'getMeta' | 'listMeta';
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
   const insertColumns = ['id', ...WRITE_COLUMNS];
@@ -33,6 +33,9 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     tierCandidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
     wireCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE}`).raw(),
     wireTierCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
+    wireKeyCandidates: db.prepare(`SELECT ${WIRE_KEY_SELECT} FROM annotations WHERE ${RANGE}`).raw(),
+    wireKeyTierCandidates: db.prepare(`SELECT ${WIRE_KEY_SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
+    wireBySeq: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE seq = ?`).raw(),
     keyCandidates: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${RANGE}`).raw(),
     keyPage: db.prepare(
       'SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations ' +

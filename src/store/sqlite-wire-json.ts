@@ -15,12 +15,12 @@ import { compareIds } from './ordering.js';
 /** The columns a wire read selects, in WireRow order. */
 export const WIRE_SELECT =
   'lower(hex(id)), tier, asset_id, target_id, start_v, start_r, end_v, end_r, start_f, end_f, body, body_schema_uri, ' +
-  'generated_by, attributed_to, derived_from, generated_at_v, generated_at_r, confidence';
+  'generated_by, attributed_to, derived_from, generated_at_v, generated_at_r, confidence, seq';
 
 export type WireRow = [
   hexId: string, tier: string, assetId: string | null, targetId: string | null, startV: number, startR: number, endV: number, endR: number,
   startF: number, endF: number, body: string, bodySchemaUri: string, generatedBy: string, attributedTo: string, derivedFrom: string,
-  generatedAtV: number, generatedAtR: number, confidence: number | null,
+  generatedAtV: number, generatedAtR: number, confidence: number | null, rowid: number,
 ];
 
 interface WireHit {
@@ -37,6 +37,36 @@ export function wireJsonOfWindow(rows: Iterable<WireRow>, query: TimeInterval, o
   }
   hits.sort(compareWireHits);
   return hits.map((hit) => wireJsonOfHit(hit, options));
+}
+
+/** The columns a keyed window read selects: the rowid and the interval, exact and as floats. */
+export const WIRE_KEY_SELECT = 'seq, start_v, start_r, end_v, end_r, start_f, end_f';
+
+export type WireKeyRow = [seq: number, startV: number, startR: number, endV: number, endR: number, startF: number, endF: number];
+
+interface KeyedHit {
+  readonly row: WireKeyRow;
+  readonly text: string;
+}
+
+/**
+ * The same answer as wireJsonOfWindow from the candidates' keys alone: `textOf` gives a hit's wire
+ * JSON by rowid (from the store's WireJsonCache, building it from the row on a miss), so a window
+ * read again selects seven numbers per row and concatenates.
+ */
+export function keyedWireJsonOfWindow(rows: Iterable<WireKeyRow>, query: TimeInterval, textOf: (rowid: number) => string): string[] {
+  const hits: KeyedHit[] = [];
+  for (const row of rows) {
+    const interval = new TimeInterval(new RationalTime(row[1], row[2]), new RationalTime(row[3], row[4]));
+    if (intersects(interval, query)) hits.push({ row, text: textOf(row[0]) });
+  }
+  hits.sort(compareKeyedHits);
+  return hits.map((hit) => hit.text);
+}
+
+/** A row's wire JSON (one WIRE_SELECT row). */
+export function wireJsonOfRow(row: WireRow, options: WireJsonOptions = {}): string {
+  return wireJsonOfHit({ id: hexToId(row[0]), row }, options);
 }
 
 function wireJsonOfHit({ id, row }: WireHit, options: WireJsonOptions): string {
@@ -70,6 +100,20 @@ function compareWireHits(x: WireHit, y: WireHit): number {
     compareIds(x.id, y.id)
   );
 }
+
+/** compareWireHits on keyed hits; the id is read off the text, which starts `{"id":"<36 characters>"`. */
+function compareKeyedHits(x: KeyedHit, y: KeyedHit): number {
+  const a = x.row;
+  const b = y.row;
+  return (
+    (a[5] < b[5] ? -1 : a[5] > b[5] ? 1 : new RationalTime(a[1], a[2]).compare(new RationalTime(b[1], b[2]))) ||
+    (a[6] < b[6] ? -1 : a[6] > b[6] ? 1 : new RationalTime(a[3], a[4]).compare(new RationalTime(b[3], b[4]))) ||
+    compareIds(x.text.slice(ID_FROM, ID_TO), y.text.slice(ID_FROM, ID_TO))
+  );
+}
+
+const ID_FROM = '{"id":"'.length;
+const ID_TO = ID_FROM + 36;
 
 /** The 32 lower-case hex digits of a UUID in 8-4-4-4-12 form. */
 export function hexToId(hex: string): string {

@@ -19,7 +19,8 @@ import { DUR_CLASS_PARAM, decode, decodeTier, encodeRow, idToBlob, type KeyRow, 
 import { SQLITE_SCHEMA_VERSION, initializeSchema } from './sqlite-schema.js';
 import { PAGE, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import type { WireJsonOptions } from '../model/wire-json.js';
-import { wireJsonOfWindow, type WireRow } from './sqlite-wire-json.js';
+import { keyedWireJsonOfWindow, wireJsonOfRow, wireJsonOfWindow, type WireKeyRow, type WireRow } from './sqlite-wire-json.js';
+import { WireJsonCache } from './wire-json-cache.js';
 import { beginInsertBatch, type InsertBatch } from './sqlite-writes.js';
 import { annotationEtag, ifMatchSatisfied } from '../digest/etag.js';
 import { PreconditionFailedError } from '../oplog/errors.js';
@@ -73,6 +74,8 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
   private classes: number[] = [];
   private classSet = new Set<number>();
   private seenDataVersion = -1;
+  /** The seconds-form wire JSON of rows read lately (intersectsWireJson); cleared by every change. */
+  private readonly wireCache = new WireJsonCache();
   /** Held while an addMany over an async iterable keeps its transaction open across awaits. */
   private busy: Promise<void> | null = null;
 
@@ -270,14 +273,44 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
    */
   async intersectsWireJson(query: TimeInterval, tier?: string, options: WireJsonOptions = {}): Promise<string[]> {
     await this.idle();
+    const ranges = candidateRanges(query, ['intersects'], this.knownClasses());
+    if (options.seconds) {
+      // The surfaces' form: keys from the index, texts from the cache. A window with rows not seen
+      // yet reads them whole in one query (as below) and keeps their texts.
+      const keys: WireKeyRow[] = [];
+      for (const r of ranges) {
+        const batch = (tier === undefined
+          ? this.stmt.wireKeyCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
+          : this.stmt.wireKeyTierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as WireKeyRow[];
+        for (const row of batch) keys.push(row);
+      }
+      if (keys.some((key) => !this.wireCache.has(key[0]))) {
+        for (const row of this.wireRows(ranges, tier)) if (!this.wireCache.has(row[18])) this.wireCache.set(row[18], wireJsonOfRow(row, options));
+      }
+      return keyedWireJsonOfWindow(keys, query, (rowid) => this.cachedWireJson(rowid));
+    }
+    return wireJsonOfWindow(this.wireRows(ranges, tier), query, options);
+  }
+
+  private wireRows(ranges: readonly CandidateRange[], tier: string | undefined): WireRow[] {
     const rows: WireRow[] = [];
-    for (const r of candidateRanges(query, ['intersects'], this.knownClasses())) {
+    for (const r of ranges) {
       const batch = (tier === undefined
         ? this.stmt.wireCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
         : this.stmt.wireTierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as WireRow[];
       for (const row of batch) rows.push(row);
     }
-    return wireJsonOfWindow(rows, query, options);
+    return rows;
+  }
+
+  /** A row's text from the cache; read from its row when the cache let it go meanwhile. */
+  private cachedWireJson(rowid: number): string {
+    let text = this.wireCache.get(rowid);
+    if (text === undefined) {
+      text = wireJsonOfRow(this.stmt.wireBySeq.get(rowid) as WireRow, { seconds: true });
+      this.wireCache.set(rowid, text);
+    }
+    return text;
   }
 
   async byTier(tier: string): Promise<Annotation[]> {
@@ -433,6 +466,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
 
   private updateNow(annotation: Annotation): void {
     this.refresh();
+    this.wireCache.clear();
     this.checkTier(annotation);
     const params = this.encode(annotation).slice(1);
     params.push(idToBlob(annotation.id));
@@ -442,6 +476,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
 
   private deleteNow(id: string): Annotation | null {
     if (!isUuid(id)) return null;
+    this.wireCache.clear();
     const row = this.stmt.deleteById.get(idToBlob(id)) as Row | undefined;
     return row === undefined ? null : decode(row);
   }
@@ -453,6 +488,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
 
   /** Deletes every row at exactly `key` (by value, any rate) and returns how many. */
   private removeAt(key: TimeInterval): number {
+    this.wireCache.clear();
     const range = keyRange(key);
     let removed = 0;
     for (const row of this.stmt.keyCandidates.all(range.durClass, range.startLo, range.startHi, range.endLo, range.endHi) as KeyRow[]) {
@@ -507,6 +543,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     const version = this.stmt.dataVersion.get() as number;
     if (version === this.seenDataVersion) return;
     this.seenDataVersion = version;
+    this.wireCache.clear();
     this.classSet = new Set(this.stmt.listClasses.all() as number[]);
     this.classes = [...this.classSet].sort((a, b) => a - b);
     this.tierNames = new Set(this.stmt.listTierNames.all() as string[]);

@@ -121,4 +121,65 @@ describe('GET /annotations read fast path', () => {
       await store.close();
     }
   });
+
+  it('pages through a window with the same cursors and bytes as the store without a fast path', async () => {
+    const fast = await SqliteStore.open(join(dir, 'paging.annot'));
+    const plain = new MemoryStore();
+    await fill(fast);
+    await fill(plain);
+    const servers = [await startServer({ store: fast, log: () => undefined }), await startServer({ store: plain, log: () => undefined })];
+    try {
+      const read = async (server: { url: string }) => {
+        const pages: string[] = [];
+        let next: string | null = '/annotations?start=0&end=60&limit=37';
+        while (next !== null) {
+          const response: Response = await fetch(`${server.url}${next}`);
+          expect(response.status).toBe(200);
+          pages.push(await response.text());
+          next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1] ?? null;
+        }
+        return pages;
+      };
+      const [fastPages, plainPages] = [await read(servers[0]), await read(servers[1])];
+      expect(fastPages.length).toBeGreaterThan(10);
+      expect(fastPages).toEqual(plainPages);
+      const ids = fastPages.flatMap((page) => (JSON.parse(page) as Array<{ id: string }>).map((a) => a.id));
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      for (const server of servers) await server.close();
+    }
+  });
+
+  it('never answers from texts of rows that changed since: own writes, another connection\'s, and a rowid used again', async () => {
+    const file = join(dir, 'changes.annot');
+    const store = await SqliteStore.open(file);
+    await fill(store);
+    const window = { start: '0', end: '60' };
+    const texts = async () => `[${(await queryAnnotationsWireJson(store, window, 10_000, { seconds: true })).join(',')}]`;
+    const agrees = async () => expect(await texts()).toBe(await objectPath(store, { ...window, limit: '10000' }));
+    try {
+      await agrees();
+      // Own writes: an update, a delete, and an insert that takes the rowid the delete freed.
+      const [first] = await store.intersects(new TimeInterval(new RationalTime(0, 1), new RationalTime(60, 1)));
+      await store.update({ ...first, body: { text: 'changed here' } });
+      await agrees();
+      expect(await texts()).toContain('changed here');
+      const last = fixture()[599];
+      await store.delete(last.id);
+      await store.add({ ...last, id: '00000000-0000-4000-8000-0000000abcde', body: { text: 'took the freed rowid' } });
+      await agrees();
+      expect(await texts()).toContain('took the freed rowid');
+      // Another connection (another process would be the same): its commits are seen on the next read.
+      const other = await SqliteStore.open(file);
+      try {
+        await other.update({ ...first, body: { text: 'changed elsewhere' } });
+      } finally {
+        await other.close();
+      }
+      expect(await texts()).toContain('changed elsewhere');
+      await agrees();
+    } finally {
+      await store.close();
+    }
+  });
 });
