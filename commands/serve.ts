@@ -102,13 +102,15 @@ export default class Serve extends AnnotCommand {
       await stopOtel?.();
       throw error;
     }
-    writeLine(`annot serve: listening on ${server.url}`);
-    notice(`annot serve: serving ${location === undefined ? `an in-memory ${store.kind} store` : redactLocation(location)}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);
-
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // Listening for the signals before the URL is printed: whoever reads the URL may stop the server at once.
+    const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
     });
+    writeLine(`annot serve: listening on ${server.url}`);
+    notice(`annot serve: serving ${location === undefined ? `an in-memory ${store.kind} store` : redactLocation(location)}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);
+
+    const signal = await stopSignal;
     // A second signal while requests drain means "now".
     const force = () => {
       notice('annot serve: stopping immediately');
@@ -135,6 +137,6 @@ async function savingLine(store: SavedFileStore, format: string, file: string, s
   if (!save) return `annot serve: edits stay in memory (--no-save): ${file} is not written`;
   const dropped = await store.dryRunLosses();
   for (const { what } of dropped) told.add(what);
-  const losses = dropped.length === 0 ? '' : `, which keeps no ${dropped.map((entry) => entry.what).join(', ')}`;
-  return `annot serve: edits are saved to ${file} as ${format}${losses} (--no-save keeps them in memory only)`;
+  const losses = dropped.length === 0 ? '' : `; ${format} keeps ${dropped.map((entry) => `no ${entry.what}`).join(', ')}`;
+  return `annot serve: edits are saved back to ${file} (${format})${losses}; --no-save keeps them in memory only`;
 }
