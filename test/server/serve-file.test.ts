@@ -1,7 +1,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { toneWav } from '../live/browser.js';
+import { connectTools } from '../mcp/mcp-client.js';
 import { runCli } from '../support/run-cli.js';
 import { tempDir } from '../support/sample-annot.js';
 import { eventually, serveCli } from '../support/serve-cli.js';
@@ -65,6 +67,19 @@ describe('annot serve FILE.vtt (any format, saved back)', () => {
       expect(validated.code).toBe(0);
       expect(validated.stdout).toContain('8 annotations in 1 tier');
     } finally {
+      expect(await served.stop()).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('saves an annotation an agent adds over MCP (--mcp) like any other edit', async () => {
+    const file = copyOfTalk();
+    const served = await serveCli([file, '--mcp']);
+    const tools = await connectTools(new StreamableHTTPClientTransport(new URL('/mcp', served.url)));
+    try {
+      await tools.ok('add_annotation', { tier: 'cues', asset_id: 'webvtt:unspecified', start_seconds: 27, end_seconds: '00:00:29.500', body: { text: 'added by an agent' }, actor: 'agent:test' });
+      await eventually(() => readFileSync(file, 'utf8').includes('00:00:27.000 --> 00:00:29.500\nadded by an agent\n'), 'the agent\'s cue in talk.vtt');
+    } finally {
+      await tools.close();
       expect(await served.stop()).toEqual({ code: 0, signal: null });
     }
   });
