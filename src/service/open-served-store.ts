@@ -32,6 +32,9 @@ export type ServedStore =
  * edited; it must exist, since an empty WebVTT or EAF would have nothing to serve.
  */
 export async function openServedStore(location: string | undefined, options: OpenServedOptions): Promise<ServedStore> {
+  if (options.from !== undefined && (location === undefined || location === ':memory:' || isPostgresLocation(location))) {
+    throw new InvalidInputError('--from names the format of the FILE to serve; give a file');
+  }
   const format = location === undefined ? undefined : formatOfFile(location, options.from);
   if (format === undefined || format.name === 'annot') {
     if (!options.save) throw new InvalidInputError('--no-save is for files in other formats: a .annot file, a database or an in-memory store is written as it is edited');
