@@ -164,6 +164,23 @@ describe('annot serve FILE.vtt (any format, saved back)', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`annot: ${join(dir, 'missing.vtt')}: no such file (annot serve creates a missing file only when its name ends in .annot) [ANNOT_NOT_FOUND]`);
     expect(existsSync(join(dir, 'missing.vtt'))).toBe(false);
+
+    const noFile = await runCli(['serve', '--from', 'webvtt']);
+    expect(noFile.code).toBe(1);
+    expect(noFile.stderr).toContain('--from names the format of the FILE to serve; give a file');
+  });
+
+  it('reads a file whose extension says nothing with --from (or by its content)', async () => {
+    const file = join(dir, 'talk.txt');
+    copyFileSync(TALK, file);
+    const served = await serveCli([file, '--from', 'vtt', '--save-delay', '0']);
+    try {
+      expect(served.stderr()).toContain(`edits are saved back to ${file} (webvtt)`);
+      expect((await call(`${served.url}/annotations`, 'POST', cue(27, 29, 'in a .txt'))).status).toBe(201);
+      await eventually(() => readFileSync(file, 'utf8').includes('\nin a .txt\n'), 'the cue in talk.txt');
+    } finally {
+      expect(await served.stop()).toEqual({ code: 0, signal: null });
+    }
   });
 
   it('still creates a missing .annot file and refuses --no-save for it', async () => {
