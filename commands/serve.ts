@@ -66,12 +66,18 @@ export default class Serve extends AnnotCommand {
     const location = flags.store ?? args.file;
     // What the file's format cannot keep, told once: at start, or at the first save that meets it.
     const lossesTold = new Set<string>();
+    const warningsTold = new Set<string>();
     const served = await openServedStore(location, {
       from: flags.from,
       save: flags.save,
       saveDelayMs: flags['save-delay'],
       report: (finding) => notice(formatFinding(finding)),
-      warn: (message) => notice(`warning: ${message}`),
+      // Every save runs the writer again: a warning is printed the first time only.
+      warn: (message) => {
+        if (warningsTold.has(message)) return;
+        warningsTold.add(message);
+        notice(`warning: ${message}`);
+      },
       saved: ({ path, clock, dropped }) => {
         notice(`annot serve: saved ${path} (edits up to clock ${clock})`);
         for (const { what, count } of dropped.filter((entry) => !lossesTold.has(entry.what))) {

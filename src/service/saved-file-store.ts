@@ -75,13 +75,6 @@ export class SavedFileStore extends MemoryStore {
     }
   }
 
-  /** Writes what is unsaved now, instead of when the delay ends; throws a SaveFailedError when that fails. */
-  async flush(): Promise<void> {
-    this.cancelTimer();
-    const error = await this.inTurn(() => this.saveNow({ report: false }));
-    if (error) throw error;
-  }
-
   /** Writes what is still unsaved; throws a SaveFailedError when that fails (the edits are lost with the process). */
   override close(): Promise<void> {
     this.closing ??= (async () => {
@@ -116,10 +109,10 @@ export class SavedFileStore extends MemoryStore {
     const { path, format } = this.options;
     try {
       const codec = await format.codec();
-      const report = await writeAtomically(path, (temporary) => codec.dump(this, temporary, { targetName: path, warn: (message) => this.options.warn?.(message) }));
+      const dumped = await writeAtomically(path, (temporary) => codec.dump(this, temporary, { targetName: path, warn: (message) => this.options.warn?.(message) }));
       this.savedClock = clock;
       this.failing = false;
-      this.options.saved?.({ path, clock, dropped: report.dropped });
+      this.options.saved?.({ path, clock, dropped: dumped.dropped });
       return undefined;
     } catch (cause) {
       const error = new SaveFailedError(`${path}: could not save the edits up to clock ${clock} as ${format.name}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
