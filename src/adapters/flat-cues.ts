@@ -67,7 +67,7 @@ export async function selectFlatCues(store: AnnotationStore, options: DumpOption
     lastStart = startMs;
   }
   const dropped: Array<{ what: string; count: number }> = [];
-  if (selected > 0) dropped.push({ what: 'provenance', count: selected });
+  if (selected > 0) dropped.push({ what: 'provenance', count: selected }, { what: 'annotation ids', count: selected });
   if (withConfidence > 0) dropped.push({ what: 'confidence', count: withConfidence });
   if (symbolic > 0) dropped.push({ what: 'symbolic annotations', count: symbolic });
   if (otherTiers > 0) dropped.push({ what: 'annotations on other tiers', count: otherTiers });

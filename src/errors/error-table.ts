@@ -58,6 +58,8 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   ANNOT_PRECONDITION_FAILED: row(412),
   ANNOT_PRECONDITION_REQUIRED: row(428),
   ANNOT_CLOCK_OUT_OF_RANGE: row(400),
+  // A served file in another format that could not be written back (the server's own disk, not the request).
+  ANNOT_SAVE_FAILED: row(500),
   // time: query strings, tool arguments and body times in seconds or timecodes
   ANNOT_LOSSY_TIME: row(400),
   ANNOT_INVALID_TIME: row(400),

@@ -9,3 +9,8 @@ export class PreconditionRequiredError extends AnnotError {
 export class StrictConversionError extends AnnotError {
   readonly code = 'ANNOT_STRICT_FINDINGS';
 }
+
+/** `annot serve FILE` could not write the edits back to FILE in its format (they are still in memory). */
+export class SaveFailedError extends AnnotError {
+  readonly code = 'ANNOT_SAVE_FAILED';
+}

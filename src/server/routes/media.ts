@@ -10,6 +10,9 @@ const MEDIA_TYPES: Record<string, string> = {
   '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.aac': 'audio/aac', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.oga': 'audio/ogg', '.opus': 'audio/ogg', '.flac': 'audio/flac',
 };
 
+/** The extensions of the media files the page knows how to play, video first. */
+export const MEDIA_EXTENSIONS: readonly string[] = Object.keys(MEDIA_TYPES);
+
 /** The Content-Type of a media file by its extension; unknown ones are served as bytes. */
 export function mediaTypeOf(path: string): string {
   return MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
