@@ -52,10 +52,35 @@ export interface DumpReport {
   readonly dropped: ReadonlyArray<{ what: string; count: number }>;
 }
 
+/** A cue of a flat cue format (WebVTT, SRT): times in whole milliseconds. See flat-cues.ts. */
+export interface FlatCue {
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly annotation: Annotation;
+}
+
+export interface FlatSelection {
+  /** The cues in time order, each once. */
+  cues(): AsyncIterable<FlatCue>;
+  readonly dropped: Array<{ what: string; count: number }>;
+  /** How many times were not whole milliseconds (rounded to the nearest). */
+  readonly roundedTimes: number;
+}
+
 /** The parsing and writing half of an adapter, loaded only when a file of that format is read or written. */
 export interface FormatCodec {
   load(path: string, options: LoadOptions): Promise<LoadedDocument>;
   dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport>;
+  /**
+   * Flat cue formats (WebVTT, SRT): writes a selection of cues as they come, so a conversion can
+   * stream a document from reader to writer without a store. `meta` is the source's metadata.
+   */
+  writeCues?(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport>;
+  /**
+   * Whether load() reads the file as it is consumed (line-based readers), rather than parsing it
+   * whole first: only such a source makes a conversion stream.
+   */
+  readonly streamsOnLoad?: boolean;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { CueFindings } from '../cue-findings.js';
 import { firstVoice, withoutWebVttMarkup } from '../webvtt/cue-markup.js';
-import { bodyText, selectFlatCues } from '../flat-cues.js';
+import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { textLineBatches } from '../text-lines.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { formatSrtTimestamp, parseSrtTimestamp, SrtParser, type SrtCue } from './parser.js';
@@ -107,7 +107,11 @@ function time(ms: number, rate: number, clock: ImportClock, file: string, line: 
  * expect a running count), `HH:MM:SS,mmm`, coordinates after the timing, LF line breaks, UTF-8.
  */
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
-  const selection = await selectFlatCues(store, options, 'srt');
+  return writeSrt(await selectFlatCues(store, options, 'srt'), path, options);
+}
+
+/** Writes SRT from a selection of cues (a store's, or a stream's as it is read: see convert-stream.ts). */
+export async function writeSrt(selection: FlatSelection, path: string, options: DumpOptions): Promise<DumpReport> {
   const writer = new BufferedTextWriter(createWriteStream(path));
   const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
   let number = 0;
@@ -175,4 +179,4 @@ function srtPayload(text: string): string {
 
 const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker']);
 
-export const srtCodec: FormatCodec = { load, dump };
+export const srtCodec: FormatCodec = { load, dump, streamsOnLoad: true, writeCues: (selection, _meta, path, options) => writeSrt(selection, path, options) };

@@ -14,7 +14,7 @@ import { hasTypedSettings, putSettings, SETTING_FIELDS, settingsOfBody, WEBVTT_C
 import { formatCueSettings, parseCueSettings, sameCueSettings } from './cue-settings.js';
 import { firstVoice, withVoice } from './cue-markup.js';
 import { CueFindings } from '../cue-findings.js';
-import { bodyText, selectFlatCues } from '../flat-cues.js';
+import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { readRegions, REGIONS_META_KEY, regionsOfPreamble, toWire, withRegions } from './regions.js';
 import { WebVttParser, WebVttSignatureError, type WebVttBlock, type WebVttCue } from './parser.js';
 import { isSafeBlock, PREAMBLE_META_KEY, preambleOf, readPreamble, writePreamble } from './preamble.js';
@@ -143,7 +143,14 @@ function time(ms: number, rate: number, clock: ImportClock, file: string, line: 
 
 /** Writes the store (or one tier of it) as WebVTT: see flat-cues.ts for what is chosen and lost. */
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
-  const selection = await selectFlatCues(store, options, 'webvtt');
+  return writeWebVtt(await selectFlatCues(store, options, 'webvtt'), (key) => store.getMeta(key), path, options);
+}
+
+/**
+ * Writes WebVTT from a selection of cues (a store's, or a stream's as it is read: see
+ * convert-stream.ts); `meta` gives the preamble and regions the source kept.
+ */
+export async function writeWebVtt(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport> {
   const writer = new BufferedTextWriter(createWriteStream(path));
   let droppedIds = 0;
   let droppedSettings = 0;
@@ -152,8 +159,8 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   let noText = 0;
   let droppedNotes = 0;
   try {
-    const regions = readRegions(await store.getMeta(REGIONS_META_KEY));
-    const preamble = withRegions(readPreamble(await store.getMeta(PREAMBLE_META_KEY)), regions);
+    const regions = readRegions(await meta(REGIONS_META_KEY));
+    const preamble = withRegions(readPreamble(await meta(PREAMBLE_META_KEY)), regions);
     const regionIds = new Set(regionsOfPreamble(preamble?.blocks ?? []).map((region) => region.id));
     const hasRegion = (id: string): boolean => regionIds.has(id);
     await writer.write(writePreamble(preamble));
@@ -250,4 +257,4 @@ function cueText(text: string): string {
     .join('\n');
 }
 
-export const webvttCodec: FormatCodec = { load, dump };
+export const webvttCodec: FormatCodec = { load, dump, streamsOnLoad: true, writeCues: writeWebVtt };

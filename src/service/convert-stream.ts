@@ -1,0 +1,111 @@
+import { rmSync } from 'node:fs';
+import type { DumpReport, FormatAdapter, FormatCodec, LoadOptions } from '../adapters/adapter.js';
+import { CuesOutOfTimeOrder, streamFlatCues } from '../adapters/flat-cues.js';
+import type { Annotation } from '../model/annotation.js';
+import { TierNotFoundError } from '../store/errors.js';
+import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
+import { withSpan } from '../telemetry/tracing.js';
+import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
+import { unknownTierMessage } from './tier-lookup.js';
+
+/**
+ * A conversion that streams: each annotation goes from the reader to the writer as it is read,
+ * so memory stays flat however long the file (a million SRT cues convert in well under 200 MB).
+ *
+ * What streams: a source whose reader reads as it is consumed (SRT, WebVTT: `streamsOnLoad`)
+ * into a target that writes cues as they come (SRT, WebVTT: `writeCues`). Everything else
+ * converts through a store, as before: `.annot` targets stream into the new file's one
+ * transaction, `.annot` sources are read by a paged statement, and TextGrid (read whole by its
+ * tokenizer, written tier by tier with counts up front), EAF, OTIO, JAMS, Label Studio and Web
+ * Annotation need their whole document.
+ *
+ * A subtitle file is written in time order. Cues that arrive out of order cannot be written as
+ * they come: the stream is abandoned (its partial output removed) and the caller converts the
+ * whole document, which sorts them. The findings the abandoned pass printed are not printed again.
+ *
+ * The output bytes and the report are the whole-document path's: the same writer code runs over
+ * the same cues, and the loss report is counted along the way instead of by writing the store
+ * again in the source format (see sourceCannotKeep).
+ */
+export type StreamOutcome =
+  | { readonly kind: 'converted'; readonly annotations: number; readonly tiers: number; readonly dropped: DumpReport['dropped']; readonly quantized: { count: number; maxErrorSeconds: number } }
+  | { readonly kind: 'out_of_order' }
+  | { readonly kind: 'cannot_stream' };
+
+export interface StreamRequest {
+  readonly inputPath: string;
+  readonly outputPath: string;
+  readonly source: FormatAdapter;
+  readonly target: FormatAdapter;
+  readonly load: LoadOptions;
+  /** The name the input goes by in messages. */
+  readonly inputName: string;
+  readonly targetName: string;
+  readonly tier?: string;
+  readonly variant?: string;
+  readonly warn: (message: string) => void;
+  readonly onProgress?: (annotations: number) => void;
+  /** Called once everything was read and written, before the output is renamed into place (`--strict`). */
+  readonly beforeCommit: () => void;
+}
+
+/** Whether a conversion from `source` to `target` streams (see above). */
+export function streams(sourceCodec: FormatCodec, targetCodec: FormatCodec): boolean {
+  return sourceCodec.streamsOnLoad === true && targetCodec.writeCues !== undefined;
+}
+
+export async function convertAsStream(request: StreamRequest): Promise<StreamOutcome> {
+  const { source, target } = request;
+  const [sourceCodec, targetCodec] = await Promise.all([source.codec(), target.codec()]);
+  if (!streams(sourceCodec, targetCodec) || targetCodec.writeCues === undefined) return { kind: 'cannot_stream' };
+  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => sourceCodec.load(request.inputPath, request.load));
+  if (request.tier !== undefined && !document.tiers.some((tier) => tier.name === request.tier)) {
+    throw new TierNotFoundError(unknownTierMessage(request.tier, document.tiers.map((tier) => tier.name), request.inputName));
+  }
+  let read = 0;
+  const onProgress = request.onProgress;
+  async function* counted(): AsyncGenerator<Annotation> {
+    for await (const annotation of document.annotations) {
+      read++;
+      if (onProgress !== undefined && read % 10000 === 0) onProgress(read);
+      yield annotation;
+    }
+    onProgress?.(read);
+  }
+  const options = { targetName: request.targetName, tier: request.tier, variant: request.variant, warn: request.warn };
+  const writeCues = targetCodec.writeCues;
+  let dumped: DumpReport;
+  try {
+    dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, async (span) => {
+      const report = await writeCues(streamFlatCues(document.tiers, counted(), options, target.name), (key) => Promise.resolve(document.meta[key] ?? null), request.outputPath, options);
+      span.setAttribute(ATTR_ANNOTATION_COUNT, read);
+      return report;
+    });
+  } catch (error) {
+    if (!(error instanceof CuesOutOfTimeOrder)) throw error;
+    rmSync(request.outputPath, { force: true });
+    return { kind: 'out_of_order' };
+  }
+  request.beforeCommit();
+  const cannotKeep = sourceCannotKeep(source.name);
+  const dropped = dumped.dropped.filter((entry) => {
+    const attribute = stampedAttribute(entry.what);
+    return attribute === null || !cannotKeep.has(attribute);
+  });
+  return { kind: 'converted', annotations: read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped, quantized: document.quantization() };
+}
+
+/**
+ * The reader stamps (provenance, confidence) that a streaming source format cannot itself keep,
+ * so the loss report does not blame the target for them. The whole-document path finds these by
+ * writing the store in the source format; for the streaming sources the answer is fixed: SRT and
+ * WebVTT write the same selection of cues as the target and drop the provenance and confidence
+ * of exactly those cues, so whatever the target reports of either the source never had.
+ */
+function sourceCannotKeep(sourceName: string): ReadonlySet<string> {
+  if (sourceName === 'srt' || sourceName === 'webvtt') return FLAT_CUE_STAMPS_LOST;
+  return NOTHING;
+}
+
+const FLAT_CUE_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'confidence']);
+const NOTHING: ReadonlySet<string> = new Set();
