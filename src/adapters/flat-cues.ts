@@ -58,22 +58,37 @@ export async function selectFlatCues(store: AnnotationStore, options: DumpOption
  * caller converts the whole document instead. `dropped` (and `roundedTimes`) are complete once
  * cues() has been consumed; writers read them after their last cue.
  */
-export function streamFlatCues(tiers: readonly Tier[], annotations: AsyncIterable<Annotation>, options: DumpOptions, formatName: string): FlatSelection {
+export function streamFlatCues(
+  tiers: readonly Tier[],
+  annotations: AsyncIterable<Annotation>,
+  options: DumpOptions,
+  formatName: string,
+  onProgress?: (read: number) => void,
+): FlatSelection & { readonly read: number } {
   checkTier(tiers, options, formatName);
   const tally = new FlatTally(options);
   const dropped: Array<{ what: string; count: number }> = [];
   const selection = {
     dropped,
     roundedTimes: 0,
+    /** Annotations read so far, written or not. */
+    read: 0,
     async *cues(): AsyncGenerator<FlatCue> {
       let lastStart = -Infinity;
+      let read = 0;
       for await (const annotation of annotations) {
+        if (++read % 10000 === 0) {
+          selection.read = read;
+          onProgress?.(read);
+        }
         if (!tally.count(annotation)) continue;
         const cue = flatCue(annotation);
         if (cue.startMs < lastStart) throw new CuesOutOfTimeOrder(formatName);
         lastStart = cue.startMs;
         yield cue;
       }
+      selection.read = read;
+      onProgress?.(read);
       dropped.push(...tally.dropped());
       selection.roundedTimes = tally.roundedTimes;
     },

@@ -13,16 +13,20 @@ export class BufferedTextWriter {
     private readonly chunkChars = 1 << 18,
   ) {}
 
-  async write(text: string): Promise<void> {
+  /**
+   * Adds text. Returns a promise only when a chunk went out and the stream must drain first: a
+   * writer of millions of small pieces awaits only then (`const sent = write(x); if (sent) await sent`),
+   * not once per piece. `await write(x)` works too.
+   */
+  write(text: string): Promise<void> | undefined {
     if (text.length >= this.chunkChars) {
       // A piece as big as a chunk goes out as it is, not joined into a copy.
-      await this.flush();
-      await this.send(text);
-      return;
+      return this.flush().then(() => this.send(text));
     }
     this.pending.push(text);
     this.pendingLength += text.length;
-    if (this.pendingLength >= this.chunkChars) await this.flush();
+    if (this.pendingLength >= this.chunkChars) return this.flush();
+    return undefined;
   }
 
   async close(): Promise<void> {

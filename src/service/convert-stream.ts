@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { DumpReport, FormatAdapter, FormatCodec, LoadOptions } from '../adapters/adapter.js';
 import { CuesOutOfTimeOrder, streamFlatCues } from '../adapters/flat-cues.js';
-import type { Annotation } from '../model/annotation.js';
 import { TierNotFoundError } from '../store/errors.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
@@ -62,23 +61,14 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
   if (request.tier !== undefined && !document.tiers.some((tier) => tier.name === request.tier)) {
     throw new TierNotFoundError(unknownTierMessage(request.tier, document.tiers.map((tier) => tier.name), request.inputName));
   }
-  let read = 0;
-  const onProgress = request.onProgress;
-  async function* counted(): AsyncGenerator<Annotation> {
-    for await (const annotation of document.annotations) {
-      read++;
-      if (onProgress !== undefined && read % 10000 === 0) onProgress(read);
-      yield annotation;
-    }
-    onProgress?.(read);
-  }
   const options = { targetName: request.targetName, tier: request.tier, variant: request.variant, warn: request.warn };
   const writeCues = targetCodec.writeCues;
+  const selection = streamFlatCues(document.tiers, document.annotations, options, target.name, request.onProgress);
   let dumped: DumpReport;
   try {
     dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, async (span) => {
-      const report = await writeCues(streamFlatCues(document.tiers, counted(), options, target.name), (key) => Promise.resolve(document.meta[key] ?? null), request.outputPath, options);
-      span.setAttribute(ATTR_ANNOTATION_COUNT, read);
+      const report = await writeCues(selection, (key) => Promise.resolve(document.meta[key] ?? null), request.outputPath, options);
+      span.setAttribute(ATTR_ANNOTATION_COUNT, selection.read);
       return report;
     });
   } catch (error) {
@@ -92,7 +82,7 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
     const attribute = stampedAttribute(entry.what);
     return attribute === null || !cannotKeep.has(attribute);
   });
-  return { kind: 'converted', annotations: read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped, quantized: document.quantization() };
+  return { kind: 'converted', annotations: selection.read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped, quantized: document.quantization() };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { makeAnnotation, mediaRef, trustedAnnotation, type Annotation } from '../../model/annotation.js';
+import type { JsonObject } from '../../json/json-body.js';
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
@@ -57,6 +58,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 
   // Blocks dropped before the first cue are reported once a cue shows the file is SRT (else the file is refused).
   const pendingDrops: Array<{ line: number; text: string }> = [];
+  let checked = false;
   const convert = (cue: SrtCue): Annotation => {
     for (const { line, text } of pendingDrops.splice(0)) findings.dropped(line, `block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
     findings.cue(cue.line, cue.startMs, cue.endMs, cue.writtenStart, cue.writtenEnd ?? formatSrtTimestamp(cue.endMs));
@@ -68,7 +70,12 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     const body: SrtCueBody = { text: cue.text, sequence: cue.sequence };
     if (cue.coordinates.length > 0) body.coordinates = cue.coordinates;
     if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
-    return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: SRT_CUE_SCHEMA, provenance });
+    if (!checked) {
+      checked = true;
+      return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: SRT_CUE_SCHEMA, provenance });
+    }
+    // The first cue checked tier, asset id and provenance; the rest are strings and numbers the parser made.
+    return trustedAnnotation(tier, Object.freeze({ kind: 'media', asset_id: assetId, interval }), Object.freeze(body) as unknown as JsonObject, SRT_CUE_SCHEMA, provenance);
   };
 
   async function* annotations(): AsyncGenerator<Annotation> {
@@ -113,6 +120,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
 /** Writes SRT from a selection of cues (a store's, or a stream's as it is read: see convert-stream.ts). */
 export async function writeSrt(selection: FlatSelection, path: string, options: DumpOptions): Promise<DumpReport> {
   const writer = new BufferedTextWriter(createWriteStream(path));
+  let sent: Promise<void> | undefined;
   const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
   let number = 0;
   let alteredText = 0;
@@ -150,9 +158,12 @@ export async function writeSrt(selection: FlatSelection, path: string, options: 
       }
       number++;
       // The text is written as its own piece: a 50 MB subtitle is not copied into a bigger string.
-      await writer.write(`${number}\n${formatSrtTimestamp(startMs)} --> ${end}${coordinates}\n`);
-      await writer.write(payload.length > 0 ? payload : '');
-      await writer.write(payload.length > 0 ? '\n\n' : '\n');
+      sent = writer.write(`${number}\n${formatSrtTimestamp(startMs)} --> ${end}${coordinates}\n`);
+      if (sent) await sent;
+      sent = writer.write(payload.length > 0 ? payload : '');
+      if (sent) await sent;
+      sent = writer.write(payload.length > 0 ? '\n\n' : '\n');
+      if (sent) await sent;
     }
     await writer.close();
   } catch (error) {

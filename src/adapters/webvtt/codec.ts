@@ -152,6 +152,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
  */
 export async function writeWebVtt(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport> {
   const writer = new BufferedTextWriter(createWriteStream(path));
+  let sent: Promise<void> | undefined;
   let droppedIds = 0;
   let droppedSettings = 0;
   let alteredText = 0;
@@ -202,10 +203,13 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
           break;
         }
       }
-      await writer.write(block);
+      sent = writer.write(block);
+      if (sent) await sent;
       // The text is written as its own piece: a 50 MB cue is not copied into a bigger string.
-      if (safe.length > 0) await writer.write(safe);
-      await writer.write(safe.length > 0 ? '\n\n' : '\n');
+      sent = safe.length > 0 ? writer.write(safe) : undefined;
+      if (sent) await sent;
+      sent = writer.write(safe.length > 0 ? '\n\n' : '\n');
+      if (sent) await sent;
     }
     await writer.close();
   } catch (error) {
