@@ -150,7 +150,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
  * Writes WebVTT from a selection of cues (a store's, or a stream's as it is read: see
  * convert-stream.ts); `meta` gives the preamble and regions the source kept.
  */
-export async function writeWebVtt(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport> {
+export async function writeWebVtt(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, _options: DumpOptions): Promise<DumpReport> {
   const writer = new BufferedTextWriter(createWriteStream(path));
   let sent: Promise<void> | undefined;
   let droppedIds = 0;
