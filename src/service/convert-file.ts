@@ -11,7 +11,7 @@ import { StrictConversionError } from './errors.js';
 import { requireTier } from './tier-lookup.js';
 import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
-import { withSpan } from '../telemetry/tracing.js';
+import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
 import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
 import { convertAsStream } from './convert-stream.js';
 import { RationalTime } from '../time/rational-time.js';

@@ -3,7 +3,7 @@ import type { DumpReport, FormatAdapter, FormatCodec, LoadOptions } from '../ada
 import { CuesOutOfTimeOrder, streamFlatCues } from '../adapters/flat-cues.js';
 import { TierNotFoundError } from '../store/errors.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
-import { withSpan } from '../telemetry/tracing.js';
+import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
 import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
 import { unknownTierMessage } from './tier-lookup.js';
 
