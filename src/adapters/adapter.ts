@@ -67,6 +67,14 @@ export interface FlatSelection {
   readonly roundedTimes: number;
 }
 
+/** A document that can be read more than once, from the start each time, without being held. */
+export interface ReplayableDocument {
+  readonly tiers: readonly Tier[];
+  readonly meta: Readonly<Record<string, string>>;
+  /** Reads the annotations (again). */
+  pass(): AsyncIterable<Annotation>;
+}
+
 /** The parsing and writing half of an adapter, loaded only when a file of that format is read or written. */
 export interface FormatCodec {
   load(path: string, options: LoadOptions): Promise<LoadedDocument>;
@@ -76,6 +84,12 @@ export interface FormatCodec {
    * stream a document from reader to writer without a store. `meta` is the source's metadata.
    */
   writeCues?(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport>;
+  /**
+   * Formats that need counts before their data (TextGrid): writes a document read twice, once to
+   * count and once to write, or returns null, having written nothing, when this document needs
+   * dump() after all.
+   */
+  dumpTwoPass?(document: ReplayableDocument, path: string, options: DumpOptions): Promise<DumpReport | null>;
   /**
    * Whether load() reads the file as it is consumed (line-based readers), rather than parsing it
    * whole first: only such a source makes a conversion stream.

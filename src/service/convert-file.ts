@@ -104,7 +104,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
       const { annotations, tiers, dropped, quantized } = streamed;
       return { from: source.name, to: target.name, annotations, tiers, dropped, quantized };
     }
-    if (streamed.kind === 'out_of_order') rereading(request);
+    if (streamed.kind === 'whole_document') rereading(request);
   }
   const { SqliteStore } = await import('../store/sqlite.js');
   let store: AnnotationStore;

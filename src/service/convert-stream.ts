@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { DumpReport, FormatAdapter, FormatCodec, LoadOptions } from '../adapters/adapter.js';
 import { CuesOutOfTimeOrder, streamFlatCues } from '../adapters/flat-cues.js';
+import type { Annotation } from '../model/annotation.js';
 import { TierNotFoundError } from '../store/errors.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
@@ -28,7 +29,8 @@ import { unknownTierMessage } from './tier-lookup.js';
  */
 export type StreamOutcome =
   | { readonly kind: 'converted'; readonly annotations: number; readonly tiers: number; readonly dropped: DumpReport['dropped']; readonly quantized: { count: number; maxErrorSeconds: number } }
-  | { readonly kind: 'out_of_order' }
+  /** The document turned out not to stream (cues out of time order; a TextGrid that needs several tiers): nothing was written. */
+  | { readonly kind: 'whole_document' }
   | { readonly kind: 'cannot_stream' };
 
 export interface StreamRequest {
@@ -50,13 +52,14 @@ export interface StreamRequest {
 
 /** Whether a conversion from `source` to `target` streams (see above). */
 export function streams(sourceCodec: FormatCodec, targetCodec: FormatCodec): boolean {
-  return sourceCodec.streamsOnLoad === true && targetCodec.writeCues !== undefined;
+  return sourceCodec.streamsOnLoad === true && (targetCodec.writeCues !== undefined || targetCodec.dumpTwoPass !== undefined);
 }
 
 export async function convertAsStream(request: StreamRequest): Promise<StreamOutcome> {
   const { source, target } = request;
   const [sourceCodec, targetCodec] = await Promise.all([source.codec(), target.codec()]);
-  if (!streams(sourceCodec, targetCodec) || targetCodec.writeCues === undefined) return { kind: 'cannot_stream' };
+  if (!streams(sourceCodec, targetCodec)) return { kind: 'cannot_stream' };
+  if (targetCodec.writeCues === undefined) return convertInTwoPasses(request, sourceCodec, targetCodec);
   const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => sourceCodec.load(request.inputPath, request.load));
   if (request.tier !== undefined && !document.tiers.some((tier) => tier.name === request.tier)) {
     throw new TierNotFoundError(unknownTierMessage(request.tier, document.tiers.map((tier) => tier.name), request.inputName));
@@ -74,15 +77,63 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
   } catch (error) {
     if (!(error instanceof CuesOutOfTimeOrder)) throw error;
     rmSync(request.outputPath, { force: true });
-    return { kind: 'out_of_order' };
+    return { kind: 'whole_document' };
   }
   request.beforeCommit();
-  const cannotKeep = sourceCannotKeep(source.name);
-  const dropped = dumped.dropped.filter((entry) => {
+  return { kind: 'converted', annotations: selection.read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(source.name, dumped.dropped), quantized: document.quantization() };
+}
+
+/**
+ * Into a format that needs counts first (TextGrid): the input is read once to count, with its
+ * findings printed and `--strict` applied before anything is written, then read again (silently)
+ * to write. A document the writer cannot stream comes back as out of order: the caller converts
+ * it whole.
+ */
+async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCodec, targetCodec: FormatCodec): Promise<StreamOutcome> {
+  const { source, target } = request;
+  const dumpTwoPass = targetCodec.dumpTwoPass;
+  if (dumpTwoPass === undefined) return { kind: 'cannot_stream' };
+  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => sourceCodec.load(request.inputPath, request.load));
+  let passes = 0;
+  let read = 0;
+  async function* firstPass(): AsyncGenerator<Annotation> {
+    for await (const annotation of document.annotations) {
+      read++;
+      yield annotation;
+    }
+  }
+  async function* again(): AsyncGenerator<Annotation> {
+    const reread = await sourceCodec.load(request.inputPath, { ...request.load, report: () => {} });
+    yield* reread.annotations;
+  }
+  const replayable = {
+    tiers: document.tiers,
+    meta: document.meta,
+    pass: (): AsyncIterable<Annotation> => {
+      if (passes++ === 0) return firstPass();
+      // Everything was read once: the findings are all out, and --strict decides before a byte is written.
+      request.beforeCommit();
+      return again();
+    },
+  };
+  const options = { targetName: request.targetName, tier: request.tier, variant: request.variant, warn: request.warn };
+  const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, async (span) => {
+    const report = await dumpTwoPass(replayable, request.outputPath, options);
+    span.setAttribute(ATTR_ANNOTATION_COUNT, read);
+    return report;
+  });
+  if (dumped === null) return { kind: 'whole_document' };
+  if (passes < 2) request.beforeCommit();
+  return { kind: 'converted', annotations: read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(source.name, dumped.dropped), quantized: document.quantization() };
+}
+
+/** What the target lost, less the reader stamps the source format could not have kept either. */
+function lossesTheSourceHad(sourceName: string, dropped: DumpReport['dropped']): DumpReport['dropped'] {
+  const cannotKeep = sourceCannotKeep(sourceName);
+  return dropped.filter((entry) => {
     const attribute = stampedAttribute(entry.what);
     return attribute === null || !cannotKeep.has(attribute);
   });
-  return { kind: 'converted', annotations: selection.read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped, quantized: document.quantization() };
 }
 
 /**

@@ -17,9 +17,10 @@ import { writeTextGrid, type TextGridVariant, type WritableTier } from './writer
 
 export const TEXTGRID_LABEL_SCHEMA = 'annot://schema/textgrid-label/v1';
 export const DEFAULT_TEXTGRID_ASSET = 'textgrid:unspecified';
-/** Store metadata keys for the grid's own bounds, as written. */
-export const TEXTGRID_XMIN_META = 'textgrid.xmin';
-export const TEXTGRID_XMAX_META = 'textgrid.xmax';
+import { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from './meta-keys.js';
+import { dumpTwoPass } from './stream-writer.js';
+
+export { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
 
 /**
  * Loads a TextGrid (long or short, UTF-8 or UTF-16 either endianness, any line breaks). Every
@@ -335,4 +336,4 @@ function tile(lane: Item[], min: Fraction, max: Fraction): Item[] {
   return out;
 }
 
-export const textgridCodec: FormatCodec = { load, dump };
+export const textgridCodec: FormatCodec = { load, dump, dumpTwoPass };
