@@ -13,7 +13,7 @@ import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
 import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
-import { convertAsStream } from './convert-stream.js';
+import { convertAsStream, dumpStoreAsStream } from './convert-stream.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { Mutation } from '../oplog/mutation.js';
 import { isPostgresLocation } from './open-service-store.js';
@@ -146,13 +146,10 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
     const tiers = (await store.listTiers()).length;
     const codec = await target.codec();
-    const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name, [ATTR_ANNOTATION_COUNT]: annotations }, () =>
-      codec.dump(store, outputPath, {
-        targetName: request.output === '-' ? '<stdout>' : request.output,
-        tier: request.tier,
-        variant: request.variant,
-        warn: request.warn,
-      }),
+    const options = { targetName: request.output === '-' ? '<stdout>' : request.output, tier: request.tier, variant: request.variant, warn: request.warn };
+    const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name, [ATTR_ANNOTATION_COUNT]: annotations }, async () =>
+      // A `.annot` source is read once, as a stream, when its annotations are in time order.
+      (source.name === 'annot' && request.stream !== false ? await dumpStoreAsStream(store, codec, outputPath, options, target.name) : null) ?? codec.dump(store, outputPath, options),
     );
     const dropped = source.name === 'annot' ? dumped.dropped : await lossesTheSourceHad(dumped.dropped, store, source, request);
     return { from: source.name, to: target.name, annotations: annotations - wholeAnnotationsDropped(dumped.dropped), tiers, dropped, quantized };

@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
-import type { DumpReport, FormatAdapter, FormatCodec, LoadOptions } from '../adapters/adapter.js';
+import type { DumpOptions, DumpReport, FormatAdapter, FormatCodec, LoadOptions } from '../adapters/adapter.js';
 import { CuesOutOfTimeOrder, streamFlatCues } from '../adapters/flat-cues.js';
 import type { Annotation } from '../model/annotation.js';
 import { TierNotFoundError } from '../store/errors.js';
+import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
 import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
@@ -150,3 +151,21 @@ function sourceCannotKeep(sourceName: string): ReadonlySet<string> {
 
 const FLAT_CUE_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'confidence']);
 const NOTHING: ReadonlySet<string> = new Set();
+
+/**
+ * A `.annot` file (or any store) written to a flat cue format in one pass over its paged
+ * statement, instead of two (one to check the order, one to write). A store whose annotations are
+ * not in time order returns null, with nothing left written: the caller dumps it as usual, which
+ * sorts them.
+ */
+export async function dumpStoreAsStream(store: AnnotationStore, targetCodec: FormatCodec, path: string, options: DumpOptions, formatName: string): Promise<DumpReport | null> {
+  const writeCues = targetCodec.writeCues;
+  if (writeCues === undefined) return null;
+  try {
+    return await writeCues(streamFlatCues(await store.listTiers(), store.all(), options, formatName), (key) => store.getMeta(key), path, options);
+  } catch (error) {
+    if (!(error instanceof CuesOutOfTimeOrder)) throw error;
+    rmSync(path, { force: true });
+    return null;
+  }
+}

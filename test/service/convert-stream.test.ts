@@ -32,7 +32,7 @@ interface Outcome {
   warnings: string[];
 }
 
-async function convert(input: string, output: string, stream: boolean, extra: { tier?: string; strict?: boolean } = {}): Promise<Outcome> {
+async function convert(input: string, output: string, stream: boolean, extra: { tier?: string; strict?: boolean; variant?: string } = {}): Promise<Outcome> {
   const findings: Finding[] = [];
   const warnings: string[] = [];
   let report: ConvertReport | null = null;
@@ -73,6 +73,24 @@ describe('conversion that streams', () => {
     }
   }
 
+  // `.annot` files made from the cue fixtures, read back to each text format in one pass (or two, for TextGrid).
+  for (const source of SOURCES.filter((path) => !path.toLowerCase().endsWith('.textgrid'))) {
+    it(`${source.slice(root.length + 1)} → .annot → srt, vtt, TextGrid: the same bytes and report as the whole-document path`, async () => {
+      const n = case_++;
+      const annot = join(dir, `a${n}.annot`);
+      const made = await convert(source, annot, false);
+      if (made.error !== null) return; // a file no path reads
+      for (const target of TARGETS) {
+        const streamed = await convert(annot, join(dir, `as${n}.${target}`), true);
+        const whole = await convert(annot, join(dir, `aw${n}.${target}`), false);
+        expect(streamed.error).toEqual(whole.error);
+        expect(streamed.warnings).toEqual(whole.warnings);
+        expect(streamed.report).toEqual(whole.report);
+        expect(streamed.bytes?.equals(whole.bytes as Buffer)).toBe(true);
+      }
+    });
+  }
+
   it('writes cues that arrive out of time order sorted, as the whole-document path does, printing each finding once', async () => {
     const input = join(dir, 'shuffled.srt');
     writeFileSync(input, '1\n00:00:05,000 --> 00:00:06,000\nthird\n\n2\n00:00:01,000 --> 00:00:02,000\nfirst\n\n3\n00:00:03,000 --> 00:00:04,000\nsecond\n');
@@ -82,6 +100,37 @@ describe('conversion that streams', () => {
     expect(streamed.findings).toEqual(whole.findings);
     expect(streamed.report).toEqual(whole.report);
     expect(streamed.bytes?.toString('utf8')).toBe('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nfirst\n\n00:00:03.000 --> 00:00:04.000\nsecond\n\n00:00:05.000 --> 00:00:06.000\nthird\n\n');
+    expect(streamed.bytes?.equals(whole.bytes as Buffer)).toBe(true);
+    // The same file kept in a .annot (in file order) and written back to text formats.
+    const annot = join(dir, 'shuffled.annot');
+    await convert(input, annot, false);
+    for (const target of TARGETS) {
+      const fromAnnot = await convert(annot, join(dir, `shuffled-as.${target}`), true);
+      const fromAnnotWhole = await convert(annot, join(dir, `shuffled-aw.${target}`), false);
+      expect(fromAnnot.report).toEqual(fromAnnotWhole.report);
+      expect(fromAnnot.bytes?.equals(fromAnnotWhole.bytes as Buffer)).toBe(true);
+    }
+  });
+
+  it('into TextGrid, cues that overlap, touch, leave gaps or are points come out as the whole-document path writes them', async () => {
+    const input = join(dir, 'lanes.srt');
+    writeFileSync(
+      input,
+      '1\n00:00:01,000 --> 00:00:03,000\nA\n\n2\n00:00:02,000 --> 00:00:04,000\nB overlaps A\n\n3\n00:00:04,000 --> 00:00:04,000\nC is a point\n\n4\n00:00:01,500 --> 00:00:02,000\nD is early\n',
+    );
+    for (const variant of ['long', 'short']) {
+      const streamed = await convert(input, join(dir, `lanes-s-${variant}.TextGrid`), true, { variant });
+      const whole = await convert(input, join(dir, `lanes-w-${variant}.TextGrid`), false, { variant });
+      expect(streamed.findings).toEqual(whole.findings);
+      expect(streamed.report).toEqual(whole.report);
+      expect(streamed.bytes?.equals(whole.bytes as Buffer)).toBe(true);
+    }
+    const gaps = join(dir, 'gaps.vtt');
+    writeFileSync(gaps, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\none\n\n00:00:02.000 --> 00:00:03.000\ntouching\n\n00:00:05.000 --> 00:00:06.500 align:start\nafter a gap\n');
+    const streamed = await convert(gaps, join(dir, 'gaps-s.TextGrid'), true);
+    const whole = await convert(gaps, join(dir, 'gaps-w.TextGrid'), false);
+    expect(streamed.report).toEqual(whole.report);
+    expect(streamed.bytes?.toString('utf8')).toContain('intervals: size = 5 ');
     expect(streamed.bytes?.equals(whole.bytes as Buffer)).toBe(true);
   });
 
