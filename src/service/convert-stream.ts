@@ -153,14 +153,18 @@ const FLAT_CUE_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'confid
 const NOTHING: ReadonlySet<string> = new Set();
 
 /**
- * A `.annot` file (or any store) written to a flat cue format in one pass over its paged
- * statement, instead of two (one to check the order, one to write). A store whose annotations are
- * not in time order returns null, with nothing left written: the caller dumps it as usual, which
- * sorts them.
+ * A `.annot` file (or any store) written without holding it: to a flat cue format in one pass
+ * over its paged statement, instead of two (one to check the order, one to write); to TextGrid in
+ * the writer's two passes. A store the writer cannot stream (annotations not in time order, tiers
+ * a TextGrid must lay out whole) returns null, with nothing left written: the caller dumps it as
+ * usual.
  */
 export async function dumpStoreAsStream(store: AnnotationStore, targetCodec: FormatCodec, path: string, options: DumpOptions, formatName: string): Promise<DumpReport | null> {
-  const writeCues = targetCodec.writeCues;
-  if (writeCues === undefined) return null;
+  const { writeCues, dumpTwoPass } = targetCodec;
+  if (writeCues === undefined) {
+    if (dumpTwoPass === undefined) return null;
+    return dumpTwoPass({ tiers: await store.listTiers(), meta: await store.listMeta(), pass: () => store.all() }, path, options);
+  }
   try {
     return await writeCues(streamFlatCues(await store.listTiers(), store.all(), options, formatName), (key) => store.getMeta(key), path, options);
   } catch (error) {
