@@ -13,12 +13,18 @@ import { unknownTierMessage } from './tier-lookup.js';
  * A conversion that streams: each annotation goes from the reader to the writer as it is read,
  * so memory stays flat however long the file (a million SRT cues convert in well under 200 MB).
  *
- * What streams: a source whose reader reads as it is consumed (SRT, WebVTT: `streamsOnLoad`)
- * into a target that writes cues as they come (SRT, WebVTT: `writeCues`). Everything else
- * converts through a store, as before: `.annot` targets stream into the new file's one
- * transaction, `.annot` sources are read by a paged statement, and TextGrid (read whole by its
- * tokenizer, written tier by tier with counts up front), EAF, OTIO, JAMS, Label Studio and Web
- * Annotation need their whole document.
+ * What streams:
+ * - SRT and WebVTT (readers that read as they are consumed: `streamsOnLoad`) into SRT and WebVTT
+ *   (writers of cues as they come: `writeCues`), in one pass;
+ * - SRT and WebVTT into TextGrid, in two passes over the input file (`dumpTwoPass`): TextGrid puts
+ *   each tier's bounds and interval count before its intervals, so the first pass counts and the
+ *   second writes. Only a document that makes one IntervalTier streams (see textgrid/stream-writer.ts);
+ * - `.annot` into SRT, WebVTT and TextGrid, over the store's paged statement (dumpStoreAsStream,
+ *   called from convert-file.ts), and SRT and WebVTT into `.annot`, through the new file's one
+ *   bulk transaction (convert-file.ts, as before).
+ * What does not: a TextGrid source (its reader decodes and tokenizes the whole file, and needs
+ * every time before the first to choose the import rate; several tiers would also need a merge
+ * in time order), and EAF, OTIO, JAMS, Label Studio and Web Annotation on either side.
  *
  * A subtitle file is written in time order. Cues that arrive out of order cannot be written as
  * they come: the stream is abandoned (its partial output removed) and the caller converts the
