@@ -148,14 +148,18 @@ function lossesTheSourceHad(sourceName: string, dropped: DumpReport['dropped']):
  * so the loss report does not blame the target for them. The whole-document path finds these by
  * writing the store in the source format; for the streaming sources the answer is fixed: SRT and
  * WebVTT write the same selection of cues as the target and drop the provenance and confidence
- * of exactly those cues, so whatever the target reports of either the source never had.
+ * of exactly those cues, so whatever the target reports of either the source never had; a
+ * TextGrid writes every annotation and keeps none of the three.
  */
 function sourceCannotKeep(sourceName: string): ReadonlySet<string> {
   if (sourceName === 'srt' || sourceName === 'webvtt') return FLAT_CUE_STAMPS_LOST;
+  if (sourceName === 'textgrid') return TEXTGRID_STAMPS_LOST;
   return NOTHING;
 }
 
 const FLAT_CUE_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'confidence']);
+/** A TextGrid keeps no provenance, ids or confidence of any annotation it writes (it writes them all). */
+const TEXTGRID_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'ids', 'confidence']);
 const NOTHING: ReadonlySet<string> = new Set();
 
 /**
