@@ -14,17 +14,19 @@ import { unknownTierMessage } from './tier-lookup.js';
  * so memory stays flat however long the file (a million SRT cues convert in well under 200 MB).
  *
  * What streams:
- * - SRT and WebVTT (readers that read as they are consumed: `streamsOnLoad`) into SRT and WebVTT
- *   (writers of cues as they come: `writeCues`), in one pass;
+ * - SRT, WebVTT and TextGrid (readers that read as they are consumed: `streamsOnLoad`; TextGrid's
+ *   reads its file twice, see textgrid/codec.ts) into SRT and WebVTT (writers of cues as they
+ *   come: `writeCues`), in one pass. A TextGrid of several tiers yields them one after another,
+ *   which is out of time order: it converts whole (a merge across tiers would need one reader per
+ *   tier; not done);
  * - SRT and WebVTT into TextGrid, in two passes over the input file (`dumpTwoPass`): TextGrid puts
  *   each tier's bounds and interval count before its intervals, so the first pass counts and the
  *   second writes. Only a document that makes one IntervalTier streams (see textgrid/stream-writer.ts);
+ *   TextGrid to TextGrid (tiers that carry their TextGrid class and bounds) converts whole;
  * - `.annot` into SRT, WebVTT and TextGrid, over the store's paged statement (dumpStoreAsStream,
- *   called from convert-file.ts), and SRT and WebVTT into `.annot`, through the new file's one
- *   bulk transaction (convert-file.ts, as before).
- * What does not: a TextGrid source (its reader decodes and tokenizes the whole file, and needs
- * every time before the first to choose the import rate; several tiers would also need a merge
- * in time order), and EAF, OTIO, JAMS, Label Studio and Web Annotation on either side.
+ *   called from convert-file.ts), and SRT, WebVTT and TextGrid into `.annot`, through the new
+ *   file's one bulk transaction (convert-file.ts, as before).
+ * What does not: EAF, OTIO, JAMS, Label Studio and Web Annotation on either side.
  *
  * A subtitle file is written in time order. Cues that arrive out of order cannot be written as
  * they come: the stream is abandoned (its partial output removed) and the caller converts the

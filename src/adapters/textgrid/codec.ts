@@ -33,6 +33,12 @@ export { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
  * counted) unless `--rate` says otherwise. Tier names must be unique in a store, so a repeated
  * name gets ` (2)`, ` (3)`... and an empty one `(unnamed N)`; the name as written, the tier class
  * and the tier's own bounds are kept in the tier metadata and written back.
+ *
+ * The file is read as a stream, twice, and never held: the first reading parses it to the end
+ * (a damaged file is refused before anything is imported) and keeps what must be known before
+ * the first annotation (the tiers, the rate the times need, the overlaps to report); the second
+ * yields the annotations. A file whose bytes do not decode is read whole, for decodeSource's
+ * exact message.
  */
 export async function load(path: string, options: LoadOptions): Promise<LoadedDocument> {
   let outline: TextGridOutline;
