@@ -77,6 +77,12 @@ describe('TextGrid read as a stream', () => {
     for (const size of [7, 4096]) expect(inPieces(text, size, 'awkward.TextGrid')).toEqual(tokenizeTextGrid(text, 'awkward.TextGrid'));
   });
 
+  it('a label of megabytes, a long comment and a long word read in pieces give the whole-file tokens', () => {
+    const label = 'x""y\n'.repeat(400_000);
+    const text = `File type = "ooTextFile"\nObject class = "TextGrid"\n! ${'c'.repeat(300_000)}\n0 1 <exists> 1 "IntervalTier" "${label}" ${'9'.repeat(200_000)} 1 1 0 1 "${label}"\n`;
+    expect(inPieces(text, 65536, 'big.TextGrid')).toEqual(tokenizeTextGrid(text, 'big.TextGrid'));
+  });
+
   it.each([
     ['an unterminated string', 'File type = "ooTextFile"\nObject class = "TextGrid"\n0 1 <absent>\n"never closed\n'],
     ['a flag cut by a line break', 'File type = "ooTextFile"\nObject class = "TextGrid"\n0 1 <abs\nent>\n'],

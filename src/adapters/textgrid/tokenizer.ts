@@ -31,26 +31,48 @@ export function tokenizeTextGrid(source: string, file: string): TextGridToken[] 
  * so far, and a token cut by the end of a piece (a string, a word, a flag, a comment or a bracket
  * not yet closed) waits for the next. end() reads what is left as the end of the file.
  */
+/** Characters of a carried token from which pieces wait before it is scanned again. */
+const LONG_TOKEN = 1 << 16;
+
 export class TextGridTokenizer {
   private carry = '';
   private line = 1;
   /** Where the current line starts, as an offset into the carried text (negative: in text already gone). */
   private lineStart = 0;
   private readonly breaks = new LineBreakNormalizer();
+  private waiting: string[] = [];
+  private waitingLength = 0;
 
   constructor(private readonly file: string) {}
 
   push(source: string): TextGridToken[] {
+    const text = this.breaks.push(source);
+    // A token longer than a chunk (a label of megabytes) is scanned again from its start with
+    // each piece: wait until the text after it is as long as it, so the rescans add up to a
+    // linear cost, not a quadratic one.
+    if (this.carry.length >= LONG_TOKEN && this.waitingLength + text.length < this.carry.length) {
+      this.waiting.push(text);
+      this.waitingLength += text.length;
+      return [];
+    }
     const tokens: TextGridToken[] = [];
-    this.scan(this.carry + this.breaks.push(source), false, tokens);
+    this.scan(this.takeWaiting() + text, false, tokens);
     return tokens;
   }
 
   end(): TextGridToken[] {
     const tokens: TextGridToken[] = [];
-    this.scan(this.carry, true, tokens);
+    this.scan(this.takeWaiting(), true, tokens);
     this.carry = '';
     return tokens;
+  }
+
+  /** The carried text and the pieces waiting after it. */
+  private takeWaiting(): string {
+    const text = this.waiting.length === 0 ? this.carry : this.carry + this.waiting.join('');
+    this.waiting = [];
+    this.waitingLength = 0;
+    return text;
   }
 
   /** Tokens of `text`; unless `final`, a token that may continue in the next piece is carried over. */
