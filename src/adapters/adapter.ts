@@ -31,6 +31,13 @@ export interface LoadedDocument {
   readonly annotations: AsyncIterable<Annotation>;
   /** After the annotations were consumed: how many times were rounded to the import rate, and by how much. */
   quantization(): { count: number; maxErrorSeconds: number };
+  /**
+   * The same annotations in order of start time (whole milliseconds; ties in the order of
+   * `annotations`), for a reader that can merge its tiers as it reads (TextGrid): consumed instead
+   * of `annotations`, never beside them. Only exact when each tier is itself in time order; a
+   * tier that is not shows as a start earlier than the one before.
+   */
+  readonly inTimeOrder?: () => AsyncIterable<Annotation>;
 }
 
 export interface DumpOptions {

@@ -16,9 +16,9 @@ import { unknownTierMessage } from './tier-lookup.js';
  * What streams:
  * - SRT, WebVTT and TextGrid (readers that read as they are consumed: `streamsOnLoad`; TextGrid's
  *   reads its file twice, see textgrid/codec.ts) into SRT and WebVTT (writers of cues as they
- *   come: `writeCues`), in one pass. A TextGrid of several tiers yields them one after another,
- *   which is out of time order: it converts whole (a merge across tiers would need one reader per
- *   tier; not done);
+ *   come: `writeCues`), in one pass. A TextGrid of several tiers (up to 8, without --strict-time)
+ *   is merged in time order by reading the file once per tier (`inTimeOrder`); a tier not itself
+ *   in time order shows as cues out of order, and the file converts whole;
  * - SRT and WebVTT into TextGrid, in two passes over the input file (`dumpTwoPass`): TextGrid puts
  *   each tier's bounds and interval count before its intervals, so the first pass counts and the
  *   second writes. Only a document that makes one IntervalTier streams (see textgrid/stream-writer.ts);
@@ -75,7 +75,8 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
   }
   const options = { targetName: request.targetName, tier: request.tier, variant: request.variant, warn: request.warn };
   const writeCues = targetCodec.writeCues;
-  const selection = streamFlatCues(document.tiers, document.annotations, options, target.name, request.onProgress);
+  // A reader that can merge its tiers in time order (TextGrid) hands the cues over in the order they are written.
+  const selection = streamFlatCues(document.tiers, document.inTimeOrder?.() ?? document.annotations, options, target.name, request.onProgress);
   let dumped: DumpReport;
   try {
     dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, async (span) => {

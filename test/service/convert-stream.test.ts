@@ -134,6 +134,30 @@ describe('conversion that streams', () => {
     expect(streamed.bytes?.equals(whole.bytes as Buffer)).toBe(true);
   });
 
+  it('a TextGrid of several tiers is written to subtitles with its tiers merged in time order, as the whole-document path sorts them', async () => {
+    const grid = (points: string): string =>
+      `File type = "ooTextFile"\nObject class = "TextGrid"\n0 4 <exists> 3\n"IntervalTier" "words" 0 4 3 0 1 "one" 1 2.5 "two" 2.5 4 "three"\n"TextTier" "marks" 0 4 3 ${points}\n"IntervalTier" "other" 0 4 2 0 2 "left" 2 4 "right"\n`;
+    for (const [name, points] of [
+      ['sorted.TextGrid', '0.5 "a" 1 "b" 3.25 "c"'],
+      ['unsorted.TextGrid', '3.25 "c" 0.5 "a" 1 "b"'],
+    ]) {
+      const input = join(dir, name);
+      writeFileSync(input, grid(points));
+      for (const target of ['srt', 'vtt']) {
+        const streamed = await convert(input, join(dir, `${name}-s.${target}`), true);
+        const whole = await convert(input, join(dir, `${name}-w.${target}`), false);
+        expect(streamed.error).toBeNull();
+        expect(streamed.findings).toEqual(whole.findings);
+        expect(streamed.report).toEqual(whole.report);
+        expect(streamed.bytes?.equals(whole.bytes as Buffer)).toBe(true);
+        const only = await convert(input, join(dir, `${name}-tier-s.${target}`), true, { tier: 'words' });
+        const onlyWhole = await convert(input, join(dir, `${name}-tier-w.${target}`), false, { tier: 'words' });
+        expect(only.report).toEqual(onlyWhole.report);
+        expect(only.bytes?.equals(onlyWhole.bytes as Buffer)).toBe(true);
+      }
+    }
+  });
+
   it('under --strict, fails after printing the findings and leaves no output file behind', async () => {
     const input = join(root, 'srt', 'other-tools', 'webvttpy_missing_timeframe.srt');
     const output = join(dir, 'strict.vtt');

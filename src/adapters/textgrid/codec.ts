@@ -8,7 +8,7 @@ import type { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import { InvalidInputError } from '../../errors/annot-error.js';
 import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
-import { bodyText, bodyTextKey } from '../flat-cues.js';
+import { bodyText, bodyTextKey, toMs } from '../flat-cues.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { decodeSource } from '../source-text.js';
@@ -55,30 +55,69 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const provenance = makeProvenance(importProvenance('textgrid', options));
   const tiers = storeTiers(outline.tiers);
 
-  async function* annotations(): AsyncGenerator<Annotation> {
+  const annotationOf = (t: number, item: TextGridTier['items'][number]): Annotation => {
+    const where = `${options.sourceName}:${item.line}`;
+    const start = clock.seconds(item.start, where);
+    const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, clock.seconds(item.end, where));
+    return makeAnnotation({ tier: tiers[t].name, reference: mediaRef(assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance });
+  };
+
+  /** The items of every tier (`only` undefined) or of one, in file order. */
+  function* items(only?: number): Generator<Annotation> {
     const tokens = new TextGridFileTokens(path, options.sourceName);
     try {
       let t = -1;
       for (const event of textGridEvents(tokens, options.sourceName)) {
-        if (event.kind === 'tier') t++;
-        if (event.kind !== 'item') continue;
-        const { item } = event;
-        const where = `${options.sourceName}:${item.line}`;
-        const start = clock.seconds(item.start, where);
-        const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, clock.seconds(item.end, where));
-        yield makeAnnotation({ tier: tiers[t].name, reference: mediaRef(assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance });
+        if (event.kind === 'tier' && ++t > (only ?? Infinity)) return;
+        if (event.kind === 'item' && (only === undefined || t === only)) yield annotationOf(t, event.item);
       }
     } finally {
       tokens.close();
     }
   }
 
+  /**
+   * The tiers merged in order of start time, one reading of the file per tier (each skipping to its
+   * tier). Not offered with --strict-time, whose error names the first inexact time in file order,
+   * nor for more than MERGED_TIERS tiers, where the readings would cost more than holding the file.
+   */
+  async function* merged(): AsyncGenerator<Annotation> {
+    const readers = tiers.map((_, t) => items(t));
+    try {
+      const heads = readers.map((reader) => headOf(reader.next()));
+      for (;;) {
+        let best = -1;
+        for (let t = 0; t < heads.length; t++) {
+          const head = heads[t];
+          if (head !== null && (best === -1 || head.startMs < (heads[best] as { startMs: number }).startMs)) best = t;
+        }
+        if (best === -1) return;
+        yield (heads[best] as { annotation: Annotation }).annotation;
+        heads[best] = headOf(readers[best].next());
+      }
+    } finally {
+      for (const reader of readers) reader.return(undefined);
+    }
+  }
+
   return {
     tiers,
     meta: { [TEXTGRID_XMIN_META]: outline.xmin, [TEXTGRID_XMAX_META]: outline.xmax },
-    annotations: annotations(),
+    annotations: (async function* () {
+      yield* items();
+    })(),
     quantization: () => clock.quantization(),
+    ...(tiers.length > 1 && tiers.length <= MERGED_TIERS && options.strictTime !== true ? { inTimeOrder: merged } : {}),
   };
+}
+
+/** The most tiers merged by reading the file once per tier (see load). */
+const MERGED_TIERS = 8;
+
+function headOf(next: IteratorResult<Annotation>): { annotation: Annotation; startMs: number } | null {
+  if (next.done === true) return null;
+  const { start } = (next.value.reference as { interval: { start: { v: number; r: number } } }).interval;
+  return { annotation: next.value, startMs: toMs(start.v, start.r) };
 }
 
 /** What a first reading of a TextGrid file finds: everything but the items themselves. */
