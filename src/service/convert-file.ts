@@ -62,8 +62,9 @@ export interface ConvertReport {
 /**
  * Converts an annotation file between formats. The output is written to a temporary file and
  * renamed into place, so a failure (malformed input, a time that will not fit, a full disk)
- * never leaves a half-written file. Between SRT and WebVTT the conversion streams from reader to
- * writer (convert-stream.ts); converting into `.annot` streams straight into the new file.
+ * never leaves a half-written file. Between SRT, WebVTT and TextGrid, and from `.annot` into them,
+ * the conversion streams from reader to writer (convert-stream.ts); converting into `.annot`
+ * streams straight into the new file.
  */
 export async function convertFile(original: ConvertRequest): Promise<ConvertReport> {
   const scratch = mkdtempSync(join(tmpdir(), 'annot-convert-'));
