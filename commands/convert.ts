@@ -1,8 +1,5 @@
-import { formatFinding } from '../src/adapters/finding.js';
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
-import { plural } from '../src/cli/finding-output.js';
-import { notice } from '../src/cli/output.js';
 
 export default class Convert extends AnnotCommand {
   static override description =
@@ -31,40 +28,18 @@ export default class Convert extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Convert);
-    const [{ convertFile }, { registerBuiltinFormats }, { conversionProgress }, { redactLocation }] = await Promise.all([
-      import('../src/service/convert-file.js'),
-      import('../src/adapters/builtin.js'),
-      import('../src/cli/progress.js'),
-      import('../src/service/open-service-store.js'),
-    ]);
-    registerBuiltinFormats();
-    const progress = conversionProgress();
-    let report;
-    try {
-      report = await convertFile({
-        input: args.input,
-        output: args.output,
-        from: flags.from,
-        to: flags.to,
-        rate: flags.rate,
-        strictTime: flags['strict-time'],
-        assetId: flags['asset-id'],
-        tier: flags.tier,
-        variant: flags.variant,
-        strict: flags.strict,
-        warn: (message) => notice(`warning: ${message}`),
-        report: (finding) => notice(formatFinding(finding)),
-        onProgress: progress.update,
-      });
-    } finally {
-      progress.stop();
-    }
-    if (report.quantized.count > 0) {
-      notice(`${report.from}: ${plural(report.quantized.count, 'time')} rounded to the import rate, largest error ${report.quantized.maxErrorSeconds.toExponential(2)} s (--rate to choose another, --strict-time to refuse)`);
-    }
-    for (const { what, count } of report.dropped) {
-      notice(`${report.to} keeps no ${what}: dropped for ${plural(count, 'annotation')}`);
-    }
-    if (args.output !== '-') notice(`wrote ${redactLocation(args.output)} (${report.to}): ${plural(report.annotations, 'annotation')} in ${plural(report.tiers, 'tier')}`);
+    const { runConvert } = await import('../src/cli/run-convert.js');
+    await runConvert({
+      input: args.input,
+      output: args.output,
+      from: flags.from,
+      to: flags.to,
+      rate: flags.rate,
+      strict: flags.strict,
+      strictTime: flags['strict-time'],
+      assetId: flags['asset-id'],
+      tier: flags.tier,
+      variant: flags.variant,
+    });
   }
 }

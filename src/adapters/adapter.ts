@@ -31,6 +31,13 @@ export interface LoadedDocument {
   readonly annotations: AsyncIterable<Annotation>;
   /** After the annotations were consumed: how many times were rounded to the import rate, and by how much. */
   quantization(): { count: number; maxErrorSeconds: number };
+  /**
+   * The same annotations in order of start time (whole milliseconds; ties in the order of
+   * `annotations`), for a reader that can merge its tiers as it reads (TextGrid): consumed instead
+   * of `annotations`, never beside them. Only exact when each tier is itself in time order; a
+   * tier that is not shows as a start earlier than the one before.
+   */
+  readonly inTimeOrder?: () => AsyncIterable<Annotation>;
 }
 
 export interface DumpOptions {
@@ -52,10 +59,49 @@ export interface DumpReport {
   readonly dropped: ReadonlyArray<{ what: string; count: number }>;
 }
 
+/** A cue of a flat cue format (WebVTT, SRT): times in whole milliseconds. See flat-cues.ts. */
+export interface FlatCue {
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly annotation: Annotation;
+}
+
+export interface FlatSelection {
+  /** The cues in time order, each once. */
+  cues(): AsyncIterable<FlatCue>;
+  readonly dropped: Array<{ what: string; count: number }>;
+  /** How many times were not whole milliseconds (rounded to the nearest). */
+  readonly roundedTimes: number;
+}
+
+/** A document that can be read more than once, from the start each time, without being held. */
+export interface ReplayableDocument {
+  readonly tiers: readonly Tier[];
+  readonly meta: Readonly<Record<string, string>>;
+  /** Reads the annotations (again). */
+  pass(): AsyncIterable<Annotation>;
+}
+
 /** The parsing and writing half of an adapter, loaded only when a file of that format is read or written. */
 export interface FormatCodec {
   load(path: string, options: LoadOptions): Promise<LoadedDocument>;
   dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport>;
+  /**
+   * Flat cue formats (WebVTT, SRT): writes a selection of cues as they come, so a conversion can
+   * stream a document from reader to writer without a store. `meta` is the source's metadata.
+   */
+  writeCues?(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport>;
+  /**
+   * Formats that need counts before their data (TextGrid): writes a document read twice, once to
+   * count and once to write, or returns null, having written nothing, when this document needs
+   * dump() after all.
+   */
+  dumpTwoPass?(document: ReplayableDocument, path: string, options: DumpOptions): Promise<DumpReport | null>;
+  /**
+   * Whether load() reads the file as it is consumed (line-based readers), rather than parsing it
+   * whole first: only such a source makes a conversion stream.
+   */
+  readonly streamsOnLoad?: boolean;
 }
 
 /**

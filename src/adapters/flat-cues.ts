@@ -1,6 +1,8 @@
 import type { Annotation } from '../model/annotation.js';
+import type { Tier } from '../model/tier.js';
 import type { AnnotationStore } from '../store/store.js';
-import type { DumpOptions } from './adapter.js';
+import { AnnotError } from '../errors/annot-error.js';
+import type { DumpOptions, FlatCue, FlatSelection } from './adapter.js';
 import { UnrepresentableError } from './errors.js';
 
 /**
@@ -17,62 +19,21 @@ import { UnrepresentableError } from './errors.js';
  * order is collected and sorted.
  */
 
-export interface FlatCue {
-  readonly startMs: number;
-  readonly endMs: number;
-  readonly annotation: Annotation;
-}
-
-export interface FlatSelection {
-  /** The cues in time order, each once. */
-  cues(): AsyncIterable<FlatCue>;
-  readonly dropped: Array<{ what: string; count: number }>;
-  /** How many times were not whole milliseconds (rounded to the nearest). */
-  readonly roundedTimes: number;
-}
+export type { FlatCue, FlatSelection };
 
 export async function selectFlatCues(store: AnnotationStore, options: DumpOptions, formatName: string): Promise<FlatSelection> {
-  const tiers = await store.listTiers();
-  if (options.tier !== undefined && !tiers.some((tier) => tier.name === options.tier)) {
-    throw new UnrepresentableError(`${formatName}: tier ${JSON.stringify(options.tier)} is not in the store; known tiers: ${tiers.map((tier) => tier.name).join(', ') || '(none)'}`);
-  }
-  let symbolic = 0;
-  let otherTiers = 0;
-  let selected = 0;
-  let withConfidence = 0;
-  let roundedTimes = 0;
+  checkTier(await store.listTiers(), options, formatName);
+  const tally = new FlatTally(options);
   let inOrder = true;
   let lastStart = -Infinity;
-  const tiersSeen = new Set<string>();
-  const keep = (annotation: Annotation): boolean => {
-    if (options.tier !== undefined && annotation.tier !== options.tier) return false;
-    return annotation.reference.kind === 'media';
-  };
   for await (const annotation of store.all()) {
-    if (options.tier !== undefined && annotation.tier !== options.tier) {
-      otherTiers++;
-      continue;
-    }
-    if (annotation.reference.kind !== 'media') {
-      symbolic++;
-      continue;
-    }
-    selected++;
-    tiersSeen.add(annotation.tier);
-    if (annotation.confidence !== null) withConfidence++;
-    const { start, end } = annotation.reference.interval;
-    const startMs = toMs(start.v, start.r);
-    if (!Number.isInteger((start.v * 1000) / start.r) || !Number.isInteger((end.v * 1000) / end.r)) roundedTimes++;
+    if (!tally.count(annotation)) continue;
+    const startMs = startOf(annotation);
     if (startMs < lastStart) inOrder = false;
     lastStart = startMs;
   }
-  const dropped: Array<{ what: string; count: number }> = [];
-  if (selected > 0) dropped.push({ what: 'provenance', count: selected }, { what: 'annotation ids', count: selected });
-  if (withConfidence > 0) dropped.push({ what: 'confidence', count: withConfidence });
-  if (symbolic > 0) dropped.push({ what: 'symbolic annotations', count: symbolic });
-  if (otherTiers > 0) dropped.push({ what: 'annotations on other tiers', count: otherTiers });
-  if (tiersSeen.size > 1) dropped.push({ what: 'tier names (tiers merged into one track)', count: tiersSeen.size });
-  if (roundedTimes > 0) dropped.push({ what: 'sub-millisecond precision', count: roundedTimes });
+  const dropped = tally.dropped();
+  const keep = (annotation: Annotation): boolean => tally.keeps(annotation);
 
   async function* cues(): AsyncGenerator<FlatCue> {
     if (inOrder) {
@@ -87,7 +48,118 @@ export async function selectFlatCues(store: AnnotationStore, options: DumpOption
     all.sort((a, b) => a.startMs - b.startMs); // stable: store order breaks ties
     yield* all;
   }
-  return { cues, dropped, roundedTimes };
+  return { cues, dropped, roundedTimes: tally.roundedTimes };
+}
+
+/**
+ * The selection of a stream of annotations read once (a conversion that streams: see
+ * service/convert-stream.ts). The cues are yielded as they come, so they must already be in time
+ * order: the first cue that starts before the one above it throws CuesOutOfTimeOrder, and the
+ * caller converts the whole document instead. `dropped` (and `roundedTimes`) are complete once
+ * cues() has been consumed; writers read them after their last cue.
+ */
+export function streamFlatCues(
+  tiers: readonly Tier[],
+  annotations: AsyncIterable<Annotation>,
+  options: DumpOptions,
+  formatName: string,
+  onProgress?: (read: number) => void,
+): FlatSelection & { readonly read: number } {
+  checkTier(tiers, options, formatName);
+  const tally = new FlatTally(options);
+  const dropped: Array<{ what: string; count: number }> = [];
+  const selection = {
+    dropped,
+    roundedTimes: 0,
+    /** Annotations read so far, written or not. */
+    read: 0,
+    async *cues(): AsyncGenerator<FlatCue> {
+      let lastStart = -Infinity;
+      let read = 0;
+      for await (const annotation of annotations) {
+        if (++read % 10000 === 0) {
+          selection.read = read;
+          onProgress?.(read);
+        }
+        if (!tally.count(annotation)) continue;
+        const cue = flatCue(annotation);
+        if (cue.startMs < lastStart) throw new CuesOutOfTimeOrder(formatName);
+        lastStart = cue.startMs;
+        yield cue;
+      }
+      selection.read = read;
+      onProgress?.(read);
+      dropped.push(...tally.dropped());
+      selection.roundedTimes = tally.roundedTimes;
+    },
+  };
+  return selection;
+}
+
+/** A streamed selection met a cue that starts before the cue above it: the stream cannot be written as it comes. */
+export class CuesOutOfTimeOrder extends AnnotError {
+  readonly code = 'ANNOT_CUES_OUT_OF_TIME_ORDER';
+
+  constructor(formatName: string) {
+    super(`${formatName}: the cues are not in order of their start times, so they cannot be written as they are read`);
+  }
+}
+
+function checkTier(tiers: readonly Tier[], options: DumpOptions, formatName: string): void {
+  if (options.tier !== undefined && !tiers.some((tier) => tier.name === options.tier)) {
+    throw new UnrepresentableError(`${formatName}: tier ${JSON.stringify(options.tier)} is not in the store; known tiers: ${tiers.map((tier) => tier.name).join(', ') || '(none)'}`);
+  }
+}
+
+/** Counts, annotation by annotation, what a flat cue format keeps and loses. */
+class FlatTally {
+  private symbolic = 0;
+  private otherTiers = 0;
+  private selected = 0;
+  private withConfidence = 0;
+  roundedTimes = 0;
+  private readonly tiersSeen = new Set<string>();
+
+  constructor(private readonly options: DumpOptions) {}
+
+  keeps(annotation: Annotation): boolean {
+    if (this.options.tier !== undefined && annotation.tier !== this.options.tier) return false;
+    return annotation.reference.kind === 'media';
+  }
+
+  /** Counts one annotation; whether it is written. */
+  count(annotation: Annotation): boolean {
+    if (this.options.tier !== undefined && annotation.tier !== this.options.tier) {
+      this.otherTiers++;
+      return false;
+    }
+    if (annotation.reference.kind !== 'media') {
+      this.symbolic++;
+      return false;
+    }
+    this.selected++;
+    this.tiersSeen.add(annotation.tier);
+    if (annotation.confidence !== null) this.withConfidence++;
+    const { start, end } = annotation.reference.interval;
+    if (!Number.isInteger((start.v * 1000) / start.r) || !Number.isInteger((end.v * 1000) / end.r)) this.roundedTimes++;
+    return true;
+  }
+
+  dropped(): Array<{ what: string; count: number }> {
+    const dropped: Array<{ what: string; count: number }> = [];
+    if (this.selected > 0) dropped.push({ what: 'provenance', count: this.selected }, { what: 'annotation ids', count: this.selected });
+    if (this.withConfidence > 0) dropped.push({ what: 'confidence', count: this.withConfidence });
+    if (this.symbolic > 0) dropped.push({ what: 'symbolic annotations', count: this.symbolic });
+    if (this.otherTiers > 0) dropped.push({ what: 'annotations on other tiers', count: this.otherTiers });
+    if (this.tiersSeen.size > 1) dropped.push({ what: 'tier names (tiers merged into one track)', count: this.tiersSeen.size });
+    if (this.roundedTimes > 0) dropped.push({ what: 'sub-millisecond precision', count: this.roundedTimes });
+    return dropped;
+  }
+}
+
+function startOf(annotation: Annotation): number {
+  const { start } = (annotation.reference as { interval: { start: { v: number; r: number } } }).interval;
+  return toMs(start.v, start.r);
 }
 
 function flatCue(annotation: Annotation): FlatCue {

@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { TextDecoder } from 'node:util';
 
+/** Bytes read at a time (see below why not more). */
+const CHUNK_BYTES = 32 * 1024;
+
 /**
  * Text files read as lines, chunk by chunk, without ever holding the whole file: the decoder
  * follows a byte-order mark (UTF-8, UTF-16 LE or BE; the mark itself is dropped, no mark means
@@ -8,9 +11,12 @@ import { TextDecoder } from 'node:util';
  * chunks). NUL characters are kept; the formats decide what they mean.
  *
  * Lines come in batches (one per chunk read), so a parser loops over plain arrays and awaits only
- * between chunks: a million-cue file costs a few hundred awaits, not millions.
+ * between chunks: a million-cue file costs a few thousand awaits, not millions. Chunks are
+ * 32 KiB: the lines and cues of a chunk all live at once, and the more of them survive a
+ * young-generation collection the larger V8 grows that generation. At 1 MiB a 1M-cue SRT to
+ * WebVTT conversion peaked at 200 MB; at 32 KiB it peaks under 100 MB, at the same CPU time.
  */
-export async function* textLineBatches(path: string, chunkBytes = 1 << 20): AsyncGenerator<string[]> {
+export async function* textLineBatches(path: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<string[]> {
   const splitter = new LineSplitter();
   for await (const text of textChunks(path, chunkBytes)) {
     const lines = splitter.push(text);
@@ -24,7 +30,7 @@ export async function* textLineBatches(path: string, chunkBytes = 1 << 20): Asyn
  * The file's text chunk by chunk, decoded as above, with every CRLF and bare CR turned into LF
  * (also across chunk boundaries). Chunks end anywhere, also inside a line.
  */
-export async function* textChunks(path: string, chunkBytes = 1 << 20): AsyncGenerator<string> {
+export async function* textChunks(path: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<string> {
   let decoder: TextDecoder | undefined;
   const breaks = new LineBreakNormalizer();
   for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {

@@ -1,6 +1,6 @@
 /**
  * Start-up fast path for the commands people run in loops and pipes (`annot --version`,
- * `annot query`): loading @oclif/core alone costs about twice `node -e 0`, so bin/run.js asks
+ * `annot query`, `annot convert`): loading @oclif/core alone costs about twice `node -e 0`, so bin/run.js asks
  * here first. Only argument lists this module understands completely are served; anything else
  * (help, an unknown or repeated flag, a value oclif would reject) returns false and oclif runs
  * as usual, so its messages and exit codes stay the one reference.
@@ -10,6 +10,7 @@ import { arch, platform } from 'node:os';
 import { parseArgs } from 'node:util';
 import { describeFailure } from './errors.js';
 import type { PrintQueryRequest } from './print-query.js';
+import type { ConvertArguments } from './run-convert.js';
 
 /** Runs argv when it can; false when oclif must. `packageJson` is the CLI's package.json path. */
 export async function runFastPath(argv: readonly string[], packageJson: string | URL): Promise<boolean> {
@@ -23,6 +24,15 @@ export async function runFastPath(argv: readonly string[], packageJson: string |
     await runReporting(async () => {
       const { printQuery } = await import('./print-query.js');
       await printQuery(parsed.file, parsed.request);
+    });
+    return true;
+  }
+  if (argv[0] === 'convert') {
+    const parsed = parseConvertArgs(argv.slice(1));
+    if (!parsed) return false;
+    await runReporting(async () => {
+      const { runConvert } = await import('./run-convert.js');
+      await runConvert(parsed);
     });
     return true;
   }
@@ -84,6 +94,45 @@ function parseQueryArgs(args: readonly string[]): { file: string; request: Print
     rateNumber = Number(rate);
   }
   return { file: parsed.positionals[0], request: { ...rest, rate: rateNumber, time: time as PrintQueryRequest['time'] } };
+}
+
+const CONVERT_OPTIONS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  rate: { type: 'string' },
+  strict: { type: 'boolean' },
+  'strict-time': { type: 'boolean' },
+  'asset-id': { type: 'string' },
+  tier: { type: 'string' },
+  variant: { type: 'string' },
+} as const;
+
+/** `convert <input> <output> [flags]` with files named (not `-`), or null for oclif. */
+function parseConvertArgs(args: readonly string[]): ConvertArguments | null {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: CONVERT_OPTIONS, allowPositionals: true, strict: true, tokens: true });
+  } catch {
+    return null;
+  }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind === 'option-terminator') return null;
+    if (token.kind === 'option') {
+      if (seen.has(token.name)) return null;
+      seen.add(token.name);
+    }
+  }
+  // Standard streams and anything oclif would refuse go the long way, so oclif owns those messages.
+  if (parsed.positionals.length !== 2 || parsed.positionals.some((positional) => positional === '-' || positional.startsWith('-'))) return null;
+  const { rate, 'strict-time': strictTime, 'asset-id': assetId, ...rest } = parsed.values;
+  if (Object.values(parsed.values).some((value) => typeof value === 'string' && value.startsWith('-'))) return null;
+  let rateNumber: number | undefined;
+  if (rate !== undefined) {
+    if (!/^\d+$/.test(rate) || Number(rate) < 1 || !Number.isSafeInteger(Number(rate))) return null;
+    rateNumber = Number(rate);
+  }
+  return { input: parsed.positionals[0], output: parsed.positionals[1], ...rest, rate: rateNumber, strictTime, assetId };
 }
 
 /** The same failure report as AnnotCommand.catch: one line on stderr, the mapped exit code. */

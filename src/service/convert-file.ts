@@ -11,7 +11,9 @@ import { StrictConversionError } from './errors.js';
 import { requireTier } from './tier-lookup.js';
 import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
-import { withSpan } from '../telemetry/tracing.js';
+import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
+import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
+import { convertAsStream, dumpStoreAsStream } from './convert-stream.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { Mutation } from '../oplog/mutation.js';
 import { isPostgresLocation } from './open-service-store.js';
@@ -37,6 +39,11 @@ export interface ConvertRequest {
   readonly report: (finding: Finding) => void;
   /** Called with the running number of annotations read. */
   readonly onProgress?: (annotations: number) => void;
+  /**
+   * Whether a conversion that can stream does (the default; see convert-stream.ts). False
+   * converts through a whole document in memory, the path the streaming one is tested against.
+   */
+  readonly stream?: boolean;
   /** Where standard streams come from and go to (tests and the CLI pass process streams). */
   readonly stdin?: NodeJS.ReadableStream;
   readonly stdout?: NodeJS.WritableStream;
@@ -55,7 +62,9 @@ export interface ConvertReport {
 /**
  * Converts an annotation file between formats. The output is written to a temporary file and
  * renamed into place, so a failure (malformed input, a time that will not fit, a full disk)
- * never leaves a half-written file. Converting into `.annot` streams straight into the new file.
+ * never leaves a half-written file. Between SRT, WebVTT and TextGrid, and from `.annot` into them,
+ * the conversion streams from reader to writer (convert-stream.ts); converting into `.annot`
+ * streams straight into the new file.
  */
 export async function convertFile(original: ConvertRequest): Promise<ConvertReport> {
   const scratch = mkdtempSync(join(tmpdir(), 'annot-convert-'));
@@ -77,6 +86,27 @@ export async function convertFile(original: ConvertRequest): Promise<ConvertRepo
 }
 
 async function convertInto(inputPath: string, source: FormatAdapter, outputPath: string, target: FormatAdapter, request: ConvertRequest): Promise<ConvertReport> {
+  if (request.stream !== false) {
+    const streamed = await convertAsStream({
+      inputPath,
+      outputPath,
+      source,
+      target,
+      load: loadOptions(request),
+      inputName: request.input === '-' ? 'standard input' : request.input,
+      targetName: request.output === '-' ? '<stdout>' : request.output,
+      tier: request.tier,
+      variant: request.variant,
+      warn: request.warn,
+      onProgress: request.onProgress,
+      beforeCommit: () => refuseFindingsUnderStrict(request),
+    });
+    if (streamed.kind === 'converted') {
+      const { annotations, tiers, dropped, quantized } = streamed;
+      return { from: source.name, to: target.name, annotations, tiers, dropped, quantized };
+    }
+    if (streamed.kind === 'whole_document') rereading(request);
+  }
   const { SqliteStore } = await import('../store/sqlite.js');
   let store: AnnotationStore;
   let quantized = { count: 0, maxErrorSeconds: 0 };
@@ -117,13 +147,10 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
     const tiers = (await store.listTiers()).length;
     const codec = await target.codec();
-    const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name, [ATTR_ANNOTATION_COUNT]: annotations }, () =>
-      codec.dump(store, outputPath, {
-        targetName: request.output === '-' ? '<stdout>' : request.output,
-        tier: request.tier,
-        variant: request.variant,
-        warn: request.warn,
-      }),
+    const options = { targetName: request.output === '-' ? '<stdout>' : request.output, tier: request.tier, variant: request.variant, warn: request.warn };
+    const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name, [ATTR_ANNOTATION_COUNT]: annotations }, async () =>
+      // A `.annot` source is read once, as a stream, when its annotations are in time order.
+      (source.name === 'annot' && request.stream !== false ? await dumpStoreAsStream(store, codec, outputPath, options, target.name) : null) ?? codec.dump(store, outputPath, options),
     );
     const dropped = source.name === 'annot' ? dumped.dropped : await lossesTheSourceHad(dumped.dropped, store, source, request);
     return { from: source.name, to: target.name, annotations: annotations - wholeAnnotationsDropped(dumped.dropped), tiers, dropped, quantized };
@@ -132,23 +159,38 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
   }
 }
 
-/** Reader findings seen so far, per conversion (for `--strict`). */
-const findingsSeen = new WeakMap<ConvertRequest, number>();
+/**
+ * Reader findings printed so far, per conversion (for `--strict`), and how many of the next ones
+ * to leave unprinted: a stream abandoned for the whole-document path has printed them already.
+ */
+const findingsSeen = new WeakMap<ConvertRequest, { seen: number; mute: number }>();
 
 function strictly(request: ConvertRequest): ConvertRequest {
+  const tally = { seen: 0, mute: 0 };
   const tracked: ConvertRequest = {
     ...request,
     report: (finding) => {
-      findingsSeen.set(tracked, (findingsSeen.get(tracked) ?? 0) + 1);
+      if (tally.mute > 0) {
+        tally.mute--;
+        return;
+      }
+      tally.seen++;
       request.report(finding);
     },
   };
+  findingsSeen.set(tracked, tally);
   return tracked;
+}
+
+/** Reads the input again from the start: the findings already printed are not printed twice. */
+function rereading(request: ConvertRequest): void {
+  const tally = findingsSeen.get(request);
+  if (tally) tally.mute = tally.seen;
 }
 
 /** Under `--strict`, a reader finding (already printed) fails the conversion before anything is written. */
 function refuseFindingsUnderStrict(request: ConvertRequest): void {
-  const count = findingsSeen.get(request) ?? 0;
+  const count = findingsSeen.get(request)?.seen ?? 0;
   if (!request.strict || count === 0) return;
   const name = request.input === '-' ? 'standard input' : request.input;
   throw new StrictConversionError(`${name}: ${count} ${count === 1 ? 'finding' : 'findings'} (above) under --strict; nothing was written`);
@@ -178,21 +220,6 @@ async function lossesTheSourceHad(dropped: DumpReport['dropped'], store: Annotat
     const attribute = stampedAttribute(entry.what);
     return attribute === null || !sourceCannotKeep.has(attribute);
   });
-}
-
-/** The attributes every reader stamps on what it imports, by the names the writers report them under. */
-function stampedAttribute(what: string): 'provenance' | 'ids' | 'confidence' | null {
-  if (/^provenance\b/.test(what)) return 'provenance';
-  if (/^(annotation )?ids\b/.test(what)) return 'ids';
-  if (/^confidence\b/.test(what)) return 'confidence';
-  return null;
-}
-
-/** Losses of whole annotations (not of a part of them), by the names the writers report them under. */
-const WHOLE_ANNOTATION_LOSSES = new Set(['symbolic annotations', 'annotations on other tiers', 'time-aligned annotations on symbolic tiers', 'references to annotations not in the store']);
-
-function wholeAnnotationsDropped(dropped: DumpReport['dropped']): number {
-  return dropped.filter((entry) => WHOLE_ANNOTATION_LOSSES.has(entry.what)).reduce((sum, entry) => sum + entry.count, 0);
 }
 
 /**

@@ -88,6 +88,13 @@ describe('start-up loads only what the command uses', () => {
     expect(heavy(loads)).toEqual([]);
   });
 
+  it('annot convert between subtitle files loads no package at all (no oclif, no OpenTelemetry API)', async () => {
+    const log = logFile();
+    const result = await run([ANNOT_BIN, 'convert', vtt, join(dir, 'talk.srt')], log);
+    expect(result.code).toBe(0);
+    expect([...readLoads(log).packages]).toEqual([]);
+  });
+
   it.each(['query', 'validate'])('the %s command module alone imports nothing heavy', async (command) => {
     const log = logFile();
     const module = join(ROOT, 'dist', 'commands', `${command}.js`);

@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { makeAnnotation, mediaRef, trustedAnnotation, type Annotation } from '../../model/annotation.js';
+import type { JsonObject } from '../../json/json-body.js';
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
@@ -11,7 +12,7 @@ import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { CueFindings } from '../cue-findings.js';
 import { firstVoice, withoutWebVttMarkup } from '../webvtt/cue-markup.js';
-import { bodyText, selectFlatCues } from '../flat-cues.js';
+import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { textLineBatches } from '../text-lines.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { formatSrtTimestamp, parseSrtTimestamp, SrtParser, type SrtCue } from './parser.js';
@@ -57,6 +58,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 
   // Blocks dropped before the first cue are reported once a cue shows the file is SRT (else the file is refused).
   const pendingDrops: Array<{ line: number; text: string }> = [];
+  let checked = false;
   const convert = (cue: SrtCue): Annotation => {
     for (const { line, text } of pendingDrops.splice(0)) findings.dropped(line, `block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
     findings.cue(cue.line, cue.startMs, cue.endMs, cue.writtenStart, cue.writtenEnd ?? formatSrtTimestamp(cue.endMs));
@@ -68,7 +70,12 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     const body: SrtCueBody = { text: cue.text, sequence: cue.sequence };
     if (cue.coordinates.length > 0) body.coordinates = cue.coordinates;
     if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
-    return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: SRT_CUE_SCHEMA, provenance });
+    if (!checked) {
+      checked = true;
+      return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: SRT_CUE_SCHEMA, provenance });
+    }
+    // The first cue checked tier, asset id and provenance; the rest are strings and numbers the parser made.
+    return trustedAnnotation(tier, Object.freeze({ kind: 'media', asset_id: assetId, interval }), Object.freeze(body) as unknown as JsonObject, SRT_CUE_SCHEMA, provenance);
   };
 
   async function* annotations(): AsyncGenerator<Annotation> {
@@ -107,8 +114,13 @@ function time(ms: number, rate: number, clock: ImportClock, file: string, line: 
  * expect a running count), `HH:MM:SS,mmm`, coordinates after the timing, LF line breaks, UTF-8.
  */
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
-  const selection = await selectFlatCues(store, options, 'srt');
+  return writeSrt(await selectFlatCues(store, options, 'srt'), path, options);
+}
+
+/** Writes SRT from a selection of cues (a store's, or a stream's as it is read: see convert-stream.ts). */
+export async function writeSrt(selection: FlatSelection, path: string, options: DumpOptions): Promise<DumpReport> {
   const writer = new BufferedTextWriter(createWriteStream(path));
+  let sent: Promise<void> | undefined;
   const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
   let number = 0;
   let alteredText = 0;
@@ -146,9 +158,12 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
       }
       number++;
       // The text is written as its own piece: a 50 MB subtitle is not copied into a bigger string.
-      await writer.write(`${number}\n${formatSrtTimestamp(startMs)} --> ${end}${coordinates}\n`);
-      await writer.write(payload.length > 0 ? payload : '');
-      await writer.write(payload.length > 0 ? '\n\n' : '\n');
+      sent = writer.write(`${number}\n${formatSrtTimestamp(startMs)} --> ${end}${coordinates}\n`);
+      if (sent) await sent;
+      sent = writer.write(payload.length > 0 ? payload : '');
+      if (sent) await sent;
+      sent = writer.write(payload.length > 0 ? '\n\n' : '\n');
+      if (sent) await sent;
     }
     await writer.close();
   } catch (error) {
@@ -175,4 +190,4 @@ function srtPayload(text: string): string {
 
 const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker']);
 
-export const srtCodec: FormatCodec = { load, dump };
+export const srtCodec: FormatCodec = { load, dump, streamsOnLoad: true, writeCues: (selection, _meta, path, options) => writeSrt(selection, path, options) };

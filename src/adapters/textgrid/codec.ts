@@ -8,18 +8,22 @@ import type { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import { InvalidInputError } from '../../errors/annot-error.js';
 import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
-import { bodyText, bodyTextKey } from '../flat-cues.js';
+import { bodyText, bodyTextKey, toMs } from '../flat-cues.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { decodeSource } from '../source-text.js';
-import { parseTextGrid } from './parser.js';
+import { parseTextGrid, textGridEvents, type TextGridTier } from './parser.js';
+import { NeedsWholeFile, TextGridFileTokens } from './stream-reader.js';
+import { FormatParseError } from '../errors.js';
+import type { Finding } from '../finding.js';
 import { writeTextGrid, type TextGridVariant, type WritableTier } from './writer.js';
 
 export const TEXTGRID_LABEL_SCHEMA = 'annot://schema/textgrid-label/v1';
 export const DEFAULT_TEXTGRID_ASSET = 'textgrid:unspecified';
-/** Store metadata keys for the grid's own bounds, as written. */
-export const TEXTGRID_XMIN_META = 'textgrid.xmin';
-export const TEXTGRID_XMAX_META = 'textgrid.xmax';
+import { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from './meta-keys.js';
+import { dumpTwoPass } from './stream-writer.js';
+
+export { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
 
 /**
  * Loads a TextGrid (long or short, UTF-8 or UTF-16 either endianness, any line breaks). Every
@@ -29,8 +33,158 @@ export const TEXTGRID_XMAX_META = 'textgrid.xmax';
  * counted) unless `--rate` says otherwise. Tier names must be unique in a store, so a repeated
  * name gets ` (2)`, ` (3)`... and an empty one `(unnamed N)`; the name as written, the tier class
  * and the tier's own bounds are kept in the tier metadata and written back.
+ *
+ * The file is read as a stream, twice, and never held: the first reading parses it to the end
+ * (a damaged file is refused before anything is imported) and keeps what must be known before
+ * the first annotation (the tiers, the rate the times need, the overlaps to report); the second
+ * yields the annotations. A file whose bytes do not decode is read whole, for decodeSource's
+ * exact message.
  */
 export async function load(path: string, options: LoadOptions): Promise<LoadedDocument> {
+  let outline: TextGridOutline;
+  try {
+    outline = outlineOf(path, options);
+  } catch (error) {
+    if (error instanceof NeedsWholeFile) return loadWhole(path, options);
+    throw error;
+  }
+  for (const finding of outline.overlaps) options.report(finding);
+  const rate = options.rate ?? outline.digits.rate();
+  const clock = new ImportClock(rate, options.strictTime ?? false);
+  const assetId = options.assetId ?? DEFAULT_TEXTGRID_ASSET;
+  const provenance = makeProvenance(importProvenance('textgrid', options));
+  const tiers = storeTiers(outline.tiers);
+
+  const annotationOf = (t: number, item: TextGridTier['items'][number]): Annotation => {
+    const where = `${options.sourceName}:${item.line}`;
+    const start = clock.seconds(item.start, where);
+    const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, clock.seconds(item.end, where));
+    return makeAnnotation({ tier: tiers[t].name, reference: mediaRef(assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance });
+  };
+
+  /** The items of every tier (`only` undefined) or of one, in file order. */
+  function* items(only?: number): Generator<Annotation> {
+    const tokens = new TextGridFileTokens(path, options.sourceName);
+    try {
+      let t = -1;
+      for (const event of textGridEvents(tokens, options.sourceName)) {
+        if (event.kind === 'tier' && ++t > (only ?? Infinity)) return;
+        if (event.kind === 'item' && (only === undefined || t === only)) yield annotationOf(t, event.item);
+      }
+    } finally {
+      tokens.close();
+    }
+  }
+
+  /**
+   * The tiers merged in order of start time, one reading of the file per tier (each skipping to its
+   * tier). Not offered with --strict-time, whose error names the first inexact time in file order,
+   * nor for more than MERGED_TIERS tiers, where the readings would cost more than holding the file.
+   */
+  async function* merged(): AsyncGenerator<Annotation> {
+    const readers = tiers.map((_, t) => items(t));
+    try {
+      const heads = readers.map((reader) => headOf(reader.next()));
+      for (;;) {
+        let best = -1;
+        for (let t = 0; t < heads.length; t++) {
+          const head = heads[t];
+          if (head !== null && (best === -1 || head.startMs < (heads[best] as { startMs: number }).startMs)) best = t;
+        }
+        if (best === -1) return;
+        yield (heads[best] as { annotation: Annotation }).annotation;
+        heads[best] = headOf(readers[best].next());
+      }
+    } finally {
+      for (const reader of readers) reader.return(undefined);
+    }
+  }
+
+  return {
+    tiers,
+    meta: { [TEXTGRID_XMIN_META]: outline.xmin, [TEXTGRID_XMAX_META]: outline.xmax },
+    annotations: (async function* () {
+      yield* items();
+    })(),
+    quantization: () => clock.quantization(),
+    ...(tiers.length > 1 && tiers.length <= MERGED_TIERS && options.strictTime !== true ? { inTimeOrder: merged } : {}),
+  };
+}
+
+/** The most tiers merged by reading the file once per tier (see load). */
+const MERGED_TIERS = 8;
+
+function headOf(next: IteratorResult<Annotation>): { annotation: Annotation; startMs: number } | null {
+  if (next.done === true) return null;
+  const { start } = (next.value.reference as { interval: { start: { v: number; r: number } } }).interval;
+  return { annotation: next.value, startMs: toMs(start.v, start.r) };
+}
+
+/** What a first reading of a TextGrid file finds: everything but the items themselves. */
+interface TextGridOutline {
+  xmin: string;
+  xmax: string;
+  tiers: Array<Omit<TextGridTier, 'items'>>;
+  /** Overlapping intervals, reported once the whole file has parsed (as the whole-file reader does). */
+  overlaps: Finding[];
+  digits: DecimalDigits;
+}
+
+/**
+ * The first of the two readings load() makes: the file parsed to its end (so a damaged file is
+ * refused before anything is imported, with the same error as the whole-file reader), keeping
+ * the tier headers, the decimal digits the times need and the overlaps to report.
+ */
+function outlineOf(path: string, options: LoadOptions): TextGridOutline {
+  const tokens = new TextGridFileTokens(path, options.sourceName);
+  const outline: TextGridOutline = { xmin: '', xmax: '', tiers: [], overlaps: [], digits: new DecimalDigits() };
+  try {
+    let previous: TextGridTier['items'][number] | null = null;
+    try {
+      for (const event of textGridEvents(tokens, options.sourceName)) {
+        if (event.kind === 'grid') {
+          outline.xmin = event.xmin;
+          outline.xmax = event.xmax;
+          outline.digits.add(event.xmin);
+          outline.digits.add(event.xmax);
+        } else if (event.kind === 'tier') {
+          outline.tiers.push(event.tier);
+          previous = null;
+        } else {
+          const { item } = event;
+          outline.digits.add(item.start);
+          outline.digits.add(item.end);
+          const tier = outline.tiers[outline.tiers.length - 1];
+          if (tier.kind !== 'IntervalTier') continue;
+          if (previous !== null && Number(item.start) < Number(previous.end)) outline.overlaps.push(overlapFinding(tier.name, item, previous, options));
+          previous = item;
+        }
+      }
+    } catch (error) {
+      // The whole-file reader tokenizes (and decodes) everything before it parses: an error there wins.
+      if (error instanceof FormatParseError) tokens.drain();
+      throw error;
+    }
+  } finally {
+    tokens.close();
+  }
+  return outline;
+}
+
+/** Store tiers for the file's tiers: unique names, the name as written and the class kept in the metadata. */
+function storeTiers(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>): Tier[] {
+  const used = new Set<string>();
+  return fileTiers.map((tier, index) => {
+    const base = tier.name.length > 0 ? tier.name : `(unnamed ${index + 1})`;
+    let name = base;
+    for (let n = 2; used.has(name); n++) name = `${base} (${n})`;
+    used.add(name);
+    return makeTier({ name, metadata: { textgrid_name: tier.name, textgrid_class: tier.kind, textgrid_xmin: tier.xmin, textgrid_xmax: tier.xmax } });
+  });
+}
+
+/** The same reading with the file in memory: for files whose bytes need decodeSource's exact error messages. */
+async function loadWhole(path: string, options: LoadOptions): Promise<LoadedDocument> {
   const document = parseTextGrid(decodeSource(await readFile(path), options.sourceName), options.sourceName);
   const times: string[] = [document.xmin, document.xmax];
   for (const tier of document.tiers) for (const item of tier.items) times.push(item.start, item.end);
@@ -40,14 +194,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const assetId = options.assetId ?? DEFAULT_TEXTGRID_ASSET;
   const provenance = makeProvenance(importProvenance('textgrid', options));
 
-  const used = new Set<string>();
-  const tiers: Tier[] = document.tiers.map((tier, index) => {
-    const base = tier.name.length > 0 ? tier.name : `(unnamed ${index + 1})`;
-    let name = base;
-    for (let n = 2; used.has(name); n++) name = `${base} (${n})`;
-    used.add(name);
-    return makeTier({ name, metadata: { textgrid_name: tier.name, textgrid_class: tier.kind, textgrid_xmin: tier.xmin, textgrid_xmax: tier.xmax } });
-  });
+  const tiers = storeTiers(document.tiers);
 
   async function* annotations(): AsyncGenerator<Annotation> {
     for (let t = 0; t < document.tiers.length; t++) {
@@ -78,18 +225,20 @@ function reportOverlaps(tiers: ReturnType<typeof parseTextGrid>['tiers'], option
     if (tier.kind !== 'IntervalTier') continue;
     let previous: (typeof tier.items)[number] | null = null;
     for (const item of tier.items) {
-      if (previous !== null && Number(item.start) < Number(previous.end)) {
-        options.report({
-          code: 'tier_overlap',
-          severity: 'error',
-          file: options.sourceName,
-          location: { line: item.line },
-          message: `interval ${JSON.stringify(item.text)} of tier ${JSON.stringify(tier.name)} starts at ${item.start}, before the previous interval (${JSON.stringify(previous.text)}, line ${previous.line}) ends at ${previous.end}; Praat requires the intervals of a tier not to overlap`,
-        });
-      }
+      if (previous !== null && Number(item.start) < Number(previous.end)) options.report(overlapFinding(tier.name, item, previous, options));
       previous = item;
     }
   }
+}
+
+function overlapFinding(tierName: string, item: TextGridTier['items'][number], previous: TextGridTier['items'][number], options: LoadOptions): Finding {
+  return {
+    code: 'tier_overlap',
+    severity: 'error',
+    file: options.sourceName,
+    location: { line: item.line },
+    message: `interval ${JSON.stringify(item.text)} of tier ${JSON.stringify(tierName)} starts at ${item.start}, before the previous interval (${JSON.stringify(previous.text)}, line ${previous.line}) ends at ${previous.end}; Praat requires the intervals of a tier not to overlap`,
+  };
 }
 
 interface Item {
@@ -260,18 +409,29 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
  * Counted on the written digits, so `1.234` is milliseconds even though 617/500 reduces.
  */
 function decimalRateOf(times: readonly string[]): number {
-  let digits = 0;
-  let largest = 0;
-  for (const time of times) {
+  const digits = new DecimalDigits();
+  for (const time of times) digits.add(time);
+  return digits.rate();
+}
+
+/** decimalRateOf, one time at a time (for a file read as a stream). */
+class DecimalDigits {
+  private digits = 0;
+  private largest = 0;
+
+  add(time: string): void {
     const match = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(time);
-    if (!match) continue;
+    if (!match) return;
     const fractionDigits = (match[2] ?? '').replace(/0+$/, '').length - Number(match[3] ?? 0);
-    digits = Math.max(digits, fractionDigits);
-    largest = Math.max(largest, Math.abs(Number(time)));
+    this.digits = Math.max(this.digits, fractionDigits);
+    this.largest = Math.max(this.largest, Math.abs(Number(time)));
   }
-  let rate = 10 ** Math.min(9, Math.max(0, digits));
-  while (rate > 1 && Math.ceil(largest * rate) > Number.MAX_SAFE_INTEGER) rate /= 10;
-  return rate;
+
+  rate(): number {
+    let rate = 10 ** Math.min(9, Math.max(0, this.digits));
+    while (rate > 1 && Math.ceil(this.largest * rate) > Number.MAX_SAFE_INTEGER) rate /= 10;
+    return rate;
+  }
 }
 
 /** Boundary `index` of `parts` equal parts of [start, end]: the ends exact, the inner ones on whole milliseconds. */
@@ -335,4 +495,4 @@ function tile(lane: Item[], min: Fraction, max: Fraction): Item[] {
   return out;
 }
 
-export const textgridCodec: FormatCodec = { load, dump };
+export const textgridCodec: FormatCodec = { load, dump, dumpTwoPass, streamsOnLoad: true };

@@ -21,16 +21,46 @@ export interface TextGridTier {
 export function parseTextGrid(source: string, file: string): TextGridDocument {
   const tokens = tokenizeTextGrid(source, file);
   let at = 0;
-  const last = tokens[tokens.length - 1];
+  let xmin = '';
+  let xmax = '';
+  const tiers: TextGridTier[] = [];
+  for (const event of textGridEvents({ next: () => tokens[at++] }, file)) {
+    if (event.kind === 'grid') {
+      xmin = event.xmin;
+      xmax = event.xmax;
+    } else if (event.kind === 'tier') tiers.push({ ...event.tier, items: [] });
+    else tiers[tiers.length - 1].items.push(event.item);
+  }
+  return { xmin, xmax, tiers };
+}
+
+/** Tokens one at a time: from an array, or from a file read in chunks (stream-reader.ts). */
+export interface TextGridTokenSource {
+  /** The next token, or undefined at the end of the file. */
+  next(): TextGridToken | undefined;
+}
+
+/** What a TextGrid says, in file order: its bounds, then each tier's header followed by its items. */
+export type TextGridEvent =
+  | { readonly kind: 'grid'; readonly xmin: string; readonly xmax: string }
+  | { readonly kind: 'tier'; readonly tier: Omit<TextGridTier, 'items'>; readonly size: number }
+  | { readonly kind: 'item'; readonly item: TextGridTier['items'][number] };
+
+/** The parser, as a stream of events over a stream of tokens, so that a file of any size is read without being held. */
+export function* textGridEvents(tokens: TextGridTokenSource, file: string): Generator<TextGridEvent> {
+  let current = tokens.next();
+  let last: TextGridToken | undefined;
+  // At the end of the file, errors point at its last token.
   const where = (token: TextGridToken | undefined): { line: number; column: number } =>
     token ? { line: token.line, column: token.column } : { line: last ? last.line : 1, column: last ? last.column : 1 };
   const take = (kind: TextGridToken['kind'], what: string): TextGridToken => {
-    const token = tokens[at];
+    const token = current;
     if (!token || token.kind !== kind) {
       const found = token ? `${token.kind} ${JSON.stringify(token.text)}` : 'the end of the file';
       throw new FormatParseError(file, where(token), `expected ${what}, found ${found}`);
     }
-    at++;
+    last = token;
+    current = tokens.next();
     return token;
   };
 
@@ -43,7 +73,8 @@ export function parseTextGrid(source: string, file: string): TextGridDocument {
   const time = (what: string): TextGridToken => checkedTime(take('number', what), what, file);
   const xmin = time('the TextGrid xmin (a number)').text;
   const xmax = time('the TextGrid xmax (a number)').text;
-  const tiers: TextGridTier[] = [];
+  yield { kind: 'grid', xmin, xmax };
+  let tierCount = 0;
   const exists = take('flag', 'the tiers flag <exists> or <absent>');
   if (exists.text === 'exists') {
     const size = count(take('number', 'the number of tiers'), file);
@@ -52,35 +83,35 @@ export function parseTextGrid(source: string, file: string): TextGridDocument {
       if (classToken.text !== 'IntervalTier' && classToken.text !== 'TextTier') {
         throw new FormatParseError(file, where(classToken), `expected the class "IntervalTier" or "TextTier" for tier ${t + 1}, found ${JSON.stringify(classToken.text)}`);
       }
+      const kind = classToken.text;
       const name = take('string', `the name of tier ${t + 1}`).text;
       const tierMin = time(`the xmin of tier ${t + 1}`).text;
       const tierMax = time(`the xmax of tier ${t + 1}`).text;
-      const items: TextGridTier['items'] = [];
-      const entries = count(take('number', `the number of ${classToken.text === 'IntervalTier' ? 'intervals' : 'points'} in tier ${t + 1}`), file);
+      const entries = count(take('number', `the number of ${kind === 'IntervalTier' ? 'intervals' : 'points'} in tier ${t + 1}`), file);
+      yield { kind: 'tier', tier: { kind, name, xmin: tierMin, xmax: tierMax }, size: entries };
       for (let k = 0; k < entries; k++) {
-        if (classToken.text === 'IntervalTier') {
+        if (kind === 'IntervalTier') {
           const startToken = time(`the xmin of interval ${k + 1} of tier ${t + 1}`);
           const end = time(`the xmax of interval ${k + 1} of tier ${t + 1}`).text;
           const label = take('string', `the text of interval ${k + 1} of tier ${t + 1}`).text;
           if (Number(end) < Number(startToken.text)) {
             throw new FormatParseError(file, where(startToken), `expected interval ${k + 1} of tier ${t + 1} to end (${end}) at or after its start (${startToken.text})`);
           }
-          items.push({ start: startToken.text, end, text: label, line: startToken.line });
+          yield { kind: 'item', item: { start: startToken.text, end, text: label, line: startToken.line } };
         } else {
           const timeToken = time(`the time of point ${k + 1} of tier ${t + 1}`);
           const mark = take('string', `the mark of point ${k + 1} of tier ${t + 1}`).text;
-          items.push({ start: timeToken.text, end: timeToken.text, text: mark, line: timeToken.line });
+          yield { kind: 'item', item: { start: timeToken.text, end: timeToken.text, text: mark, line: timeToken.line } };
         }
       }
-      tiers.push({ kind: classToken.text, name, xmin: tierMin, xmax: tierMax, items });
+      tierCount++;
     }
   } else if (exists.text !== 'absent') {
     throw new FormatParseError(file, where(exists), `expected <exists> or <absent>, found <${exists.text}>`);
   }
-  if (at < tokens.length) {
-    throw new FormatParseError(file, where(tokens[at]), `expected the end of the TextGrid after ${tiers.length} tiers, found ${tokens[at].kind} ${JSON.stringify(tokens[at].text)}`);
+  if (current !== undefined) {
+    throw new FormatParseError(file, where(current), `expected the end of the TextGrid after ${tierCount} tiers, found ${current.kind} ${JSON.stringify(current.text)}`);
   }
-  return { xmin, xmax, tiers };
 }
 
 function count(token: TextGridToken, file: string): number {

@@ -14,7 +14,7 @@ import { hasTypedSettings, putSettings, SETTING_FIELDS, settingsOfBody, WEBVTT_C
 import { formatCueSettings, parseCueSettings, sameCueSettings } from './cue-settings.js';
 import { firstVoice, withVoice } from './cue-markup.js';
 import { CueFindings } from '../cue-findings.js';
-import { bodyText, selectFlatCues } from '../flat-cues.js';
+import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { readRegions, REGIONS_META_KEY, regionsOfPreamble, toWire, withRegions } from './regions.js';
 import { WebVttParser, WebVttSignatureError, type WebVttBlock, type WebVttCue } from './parser.js';
 import { isSafeBlock, PREAMBLE_META_KEY, preambleOf, readPreamble, writePreamble } from './preamble.js';
@@ -143,8 +143,16 @@ function time(ms: number, rate: number, clock: ImportClock, file: string, line: 
 
 /** Writes the store (or one tier of it) as WebVTT: see flat-cues.ts for what is chosen and lost. */
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
-  const selection = await selectFlatCues(store, options, 'webvtt');
+  return writeWebVtt(await selectFlatCues(store, options, 'webvtt'), (key) => store.getMeta(key), path, options);
+}
+
+/**
+ * Writes WebVTT from a selection of cues (a store's, or a stream's as it is read: see
+ * convert-stream.ts); `meta` gives the preamble and regions the source kept.
+ */
+export async function writeWebVtt(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, _options: DumpOptions): Promise<DumpReport> {
   const writer = new BufferedTextWriter(createWriteStream(path));
+  let sent: Promise<void> | undefined;
   let droppedIds = 0;
   let droppedSettings = 0;
   let alteredText = 0;
@@ -152,8 +160,8 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   let noText = 0;
   let droppedNotes = 0;
   try {
-    const regions = readRegions(await store.getMeta(REGIONS_META_KEY));
-    const preamble = withRegions(readPreamble(await store.getMeta(PREAMBLE_META_KEY)), regions);
+    const regions = readRegions(await meta(REGIONS_META_KEY));
+    const preamble = withRegions(readPreamble(await meta(PREAMBLE_META_KEY)), regions);
     const regionIds = new Set(regionsOfPreamble(preamble?.blocks ?? []).map((region) => region.id));
     const hasRegion = (id: string): boolean => regionIds.has(id);
     await writer.write(writePreamble(preamble));
@@ -195,10 +203,13 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
           break;
         }
       }
-      await writer.write(block);
+      sent = writer.write(block);
+      if (sent) await sent;
       // The text is written as its own piece: a 50 MB cue is not copied into a bigger string.
-      if (safe.length > 0) await writer.write(safe);
-      await writer.write(safe.length > 0 ? '\n\n' : '\n');
+      sent = safe.length > 0 ? writer.write(safe) : undefined;
+      if (sent) await sent;
+      sent = writer.write(safe.length > 0 ? '\n\n' : '\n');
+      if (sent) await sent;
     }
     await writer.close();
   } catch (error) {
@@ -250,4 +261,4 @@ function cueText(text: string): string {
     .join('\n');
 }
 
-export const webvttCodec: FormatCodec = { load, dump };
+export const webvttCodec: FormatCodec = { load, dump, streamsOnLoad: true, writeCues: writeWebVtt };

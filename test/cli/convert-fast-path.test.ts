@@ -1,0 +1,45 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../support/run-cli.js';
+import { tempDir } from '../support/sample-annot.js';
+
+/**
+ * `annot convert <in> <out> [flags]` starts without oclif (src/cli/fast-path.ts). Flags first and
+ * then `--` before the files sends the same conversion through oclif, so each case runs both
+ * ways: the same exit code, the same lines on stderr, the same output file.
+ */
+describe('annot convert: the start-up fast path and oclif say and write the same', () => {
+  const { dir, cleanup } = tempDir('annot-convert-fast-');
+  afterAll(cleanup);
+  const input = join(dir, 'in.srt');
+  beforeAll(() => {
+    // A dropped block and a cue out of order: findings, and the streamed conversion falls back to the whole document.
+    writeFileSync(input, '1\n00:00:01,000 --> 00:00:02,000\nhi\n\njunk block\n\n2\n00:00:00,500 --> 00:00:03,000\nearly\n');
+  });
+
+  // [name, input, output extension, flags]
+  const cases: Array<[string, string, string, string[]]> = [
+    ['a conversion with findings', input, 'vtt', []],
+    ['into TextGrid with a variant', input, 'TextGrid', ['--variant', 'short']],
+    ['--strict refusing the findings', input, 'vtt', ['--strict']],
+    ['a missing input', join(dir, 'missing.srt'), 'vtt', []],
+    ['an unknown target format', input, 'vtt', ['--to', 'nope']],
+    ['--tier and --rate', input, 'srt', ['--tier', 'speech', '--rate', '48000']],
+  ];
+  let n = 0;
+  for (const [name, source, extension, flags] of cases) {
+    it(name, async () => {
+      const k = n++;
+      const fastOut = join(dir, `fast-${k}.${extension}`);
+      const oclifOut = join(dir, `oclif-${k}.${extension}`);
+      const fast = await runCli(['convert', source, fastOut, ...flags]);
+      const oclif = await runCli(['convert', ...flags, '--', source, oclifOut]);
+      const normalize = (text: string, which: string): string => text.replaceAll(`${which}-${k}`, 'OUT');
+      expect(fast.code).toBe(oclif.code);
+      expect(normalize(fast.stderr, 'fast')).toBe(normalize(oclif.stderr, 'oclif'));
+      expect(fast.stdout).toBe(oclif.stdout);
+      expect(existsSync(fastOut)).toBe(existsSync(oclifOut));
+      if (existsSync(fastOut)) expect(readFileSync(fastOut).equals(readFileSync(oclifOut))).toBe(true);
+    });
+  }
+});
