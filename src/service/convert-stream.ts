@@ -147,11 +147,11 @@ function lossesTheSourceHad(sourceName: string, dropped: DumpReport['dropped']):
 }
 
 /**
- * The reader stamps (provenance, confidence) that a streaming source format cannot itself keep,
+ * The reader stamps (provenance, ids, confidence) that a streaming source format cannot itself keep,
  * so the loss report does not blame the target for them. The whole-document path finds these by
  * writing the store in the source format; for the streaming sources the answer is fixed: SRT and
- * WebVTT write the same selection of cues as the target and drop the provenance and confidence
- * of exactly those cues, so whatever the target reports of either the source never had; a
+ * WebVTT write the same selection of cues as the target and drop the provenance, ids and
+ * confidence of exactly those cues, so whatever the target reports of them the source never had; a
  * TextGrid writes every annotation and keeps none of the three.
  */
 function sourceCannotKeep(sourceName: string): ReadonlySet<string> {
@@ -160,7 +160,7 @@ function sourceCannotKeep(sourceName: string): ReadonlySet<string> {
   return NOTHING;
 }
 
-const FLAT_CUE_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'confidence']);
+const FLAT_CUE_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'ids', 'confidence']);
 /** A TextGrid keeps no provenance, ids or confidence of any annotation it writes (it writes them all). */
 const TEXTGRID_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'ids', 'confidence']);
 const NOTHING: ReadonlySet<string> = new Set();
