@@ -142,14 +142,17 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     let parent: string | null = parentRef ?? null;
     // A dependent tier whose linguistic type is missing but which holds REF_ANNOTATIONs: those
     // can only be symbolic, and association is ELAN's default for them (a damaged or hand-edited file).
-    if (stereotype === 'NONE' && type === undefined && parent !== null && parent !== name && tierNames.has(parent) && holdsRefAnnotations(element)) {
-      stereotype = 'SYMBOLIC_ASSOCIATION';
+    // A parent annotation with several of them makes it a subdivision (an association allows one).
+    const symbolic = stereotype === 'NONE' && type === undefined && parent !== null && parent !== name && tierNames.has(parent) ? guessSymbolic(element) : null;
+    if (symbolic !== null) {
+      stereotype = symbolic;
+      const written = symbolic === 'SYMBOLIC_SUBDIVISION' ? 'Symbolic_Subdivision' : 'Symbolic_Association';
       options.report({
         code: 'stereotype_guessed',
         severity: 'warning',
         file,
         location: { ...lineAndColumn(text, element.offset), path: `TIER[@TIER_ID="${name}"]` },
-        message: `tier "${name}" names no existing LINGUISTIC_TYPE but holds REF_ANNOTATIONs under "${parent}": read as Symbolic_Association`,
+        message: `tier "${name}" names no existing LINGUISTIC_TYPE but holds REF_ANNOTATIONs under "${parent}": read as ${written}`,
       });
     }
     // ELAN needs both a constraint and an existing parent; a file with one but not the other
@@ -167,6 +170,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
   // Annotations, per tier, in file order.
   const rawByTier = new Map<string, RawAnnotation[]>();
   const rawById = new Map<string, RawAnnotation>();
+  const tierOfId = new Map<string, string>();
   tierElements.forEach((tierElement, tierIndex) => {
     const list: RawAnnotation[] = [];
     let position = 0;
@@ -197,6 +201,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
       }
       list.push(raw);
       rawById.set(eafId, raw);
+      tierOfId.set(eafId, tierElement.attributes.TIER_ID);
 
       function slotFor(id: string | undefined, attribute: string): Slot {
         const slot = id === undefined ? undefined : slots.get(id);
@@ -235,6 +240,27 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     uuidOf.set(raw.eafId, id);
   };
 
+  const tierByName = new Map(tiers.map((tier) => [tier.name, tier]));
+  /**
+   * A REF_ANNOTATION on a dependent tier must refer to an annotation of the parent tier (ELAN
+   * allows nothing else); one that does not is an error finding and is left out, with whatever
+   * refers to it in turn, like a reference to a missing annotation.
+   */
+  const emitReference = (tier: Tier, raw: RawAnnotation): void => {
+    const targetTier = tierOfId.get(raw.ref as string);
+    if (tier.parent !== null && targetTier !== tier.parent) {
+      options.report({
+        code: 'unknown_target',
+        severity: 'error',
+        file,
+        location: { ...lineAndColumn(text, raw.element.offset), path: raw.path },
+        message: `REF_ANNOTATION ${raw.eafId} on tier "${tier.name}" refers to ANNOTATION_REF="${raw.ref}", an annotation of tier "${targetTier}", not of its parent tier "${tier.parent}"; left out`,
+      });
+      return;
+    }
+    emit(tier.name, raw);
+  };
+
   for (const tier of ordered) {
     const list = rawByTier.get(tier.name) ?? [];
     const times = resolveSlotTimes(list, slotList);
@@ -261,7 +287,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
       emit(tier.name, raw, interval, timeFields);
     }
     for (const raw of symbolicOrder(list)) {
-      if (uuidOf.has(raw.ref as string)) emit(tier.name, raw);
+      if (uuidOf.has(raw.ref as string)) emitReference(tier, raw);
       else deferred.push(raw);
     }
   }
@@ -286,12 +312,8 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
       }
       break;
     }
-    for (const raw of pending) if (uuidOf.has(raw.ref as string)) emit(tierOfRaw(raw), raw);
+    for (const raw of pending) if (uuidOf.has(raw.ref as string)) emitReference(tierByName.get(tierOfId.get(raw.eafId) as string) as Tier, raw);
     pending = still;
-  }
-  function tierOfRaw(raw: RawAnnotation): string {
-    for (const [tier, list] of rawByTier) if (list.includes(raw)) return tier;
-    return '';
   }
 
   const meta: Record<string, string> = { [EAF_DOCUMENT_META]: JSON.stringify(parts) };
@@ -364,6 +386,16 @@ function resolveSlotTimes(list: readonly RawAnnotation[], all: readonly Slot[]):
   return times;
 }
 
-function holdsRefAnnotations(tier: XmlElement): boolean {
-  return tier.children.some((annotation) => annotation.children.some((child) => child.name === 'REF_ANNOTATION'));
+/** The symbolic stereotype a tier's REF_ANNOTATIONs imply, or null when it holds none. */
+function guessSymbolic(tier: XmlElement): TierStereotype | null {
+  const perParent = new Map<string, number>();
+  for (const annotation of tier.children) {
+    for (const child of annotation.children) {
+      if (child.name !== 'REF_ANNOTATION') continue;
+      const parent = child.attributes.ANNOTATION_REF ?? '';
+      perParent.set(parent, (perParent.get(parent) ?? 0) + 1);
+    }
+  }
+  if (perParent.size === 0) return null;
+  return [...perParent.values()].some((count) => count > 1) ? 'SYMBOLIC_SUBDIVISION' : 'SYMBOLIC_ASSOCIATION';
 }

@@ -76,7 +76,13 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
   const tierNames = new Set<string>();
   const annotations: Annotation[] = [];
   const provenance = importProvenance('otio', options);
-  const time = (value: OtioValue | undefined, path: string): RationalTime | null => readOtioTime(value, clock, forced, path);
+  // A time that is there but unreadable (no rate, a rate of 0, a value that is not a number) is
+  // refused: read as zero it would move items, and what we wrote back would not say the same.
+  const time = (value: OtioValue | undefined, path: string): RationalTime | null => {
+    const read = readOtioTime(value, clock, forced, path);
+    if (read === null && value !== undefined && value !== null) return fail(path, 'an OTIO RationalTime: {"OTIO_SCHEMA": "RationalTime.1", "value": <number>, "rate": <number above 0>}');
+    return read;
+  };
   const startOf = (range: OtioValue | undefined, path: string): RationalTime => (isObject(range) ? (time(range.start_time, `${path}.start_time`) ?? zero) : zero);
   const durationOf = (range: OtioValue | undefined, path: string): RationalTime | null => (isObject(range) ? time(range.duration, `${path}.duration`) : null);
 
