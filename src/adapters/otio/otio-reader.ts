@@ -18,7 +18,7 @@ import {
   TIMELINE_MARKERS_ROLE,
   type TimelineParts,
 } from './otio-model.js';
-import { addTimes, readOtioTime, subtractTimes } from './otio-time.js';
+import { addTimes, rateOf, readOtioTime, subtractTimes, writeOtioRange } from './otio-time.js';
 
 export interface ReadOtio {
   tiers: Tier[];
@@ -158,6 +158,11 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
    */
   const walkTrack = (track: OtioObject, path: string, tier: string, origin: RationalTime): void => {
     let cursor = subtractTimes(origin, startOf(track.source_range, `${path}.source_range`));
+    // A nested track our dump wrote at the top (see ANNOT_TRACK_KEY) keeps its trim for the way
+    // back, but its items are laid out at their times on the timeline, not in that trim.
+    const window = annotInfo(track)?.nested_in === undefined ? trimWindow(track, path, origin) : null;
+    let dropped = 0;
+    let clipped = 0;
     const children = Array.isArray(track.children) ? track.children : [];
     children.forEach((child, index) => {
       const where = `${path}.children[${index}]`;
@@ -167,6 +172,10 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
       if (kind === 'Transition') {
         const before = time(child.in_offset, `${where}.in_offset`) ?? zero;
         const after = time(child.out_offset, `${where}.out_offset`) ?? zero;
+        if (window && !window.holds(cursor)) {
+          dropped++;
+          return;
+        }
         const body: Record<string, unknown> = { kind: 'transition', name, otio_schema: String(child.OTIO_SCHEMA) };
         if (isObject(child.metadata)) body.metadata = child.metadata;
         const extra = rest(child, new Set(['OTIO_SCHEMA', 'name', 'metadata']));
@@ -177,6 +186,14 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
       const duration = naturalDuration(child, where);
       const end = addTimes(cursor, duration);
       const sourceStart = startOf(child.source_range, `${where}.source_range`);
+      const visible = window ? window.clip(cursor, end) : { start: cursor, end };
+      if (visible === null) {
+        // Wholly outside the track's trim: OTIO's track_trimmed_to_range removes it, markers and all.
+        if (kind !== 'Gap') dropped++;
+        cursor = end;
+        return;
+      }
+      if (kind !== 'Gap' && !(visible.start.equals(cursor) && visible.end.equals(end))) clipped++;
       if (kind === 'Gap') {
         markers(child.markers, `${where}.markers`, tier, defaultAsset, subtractTimes(cursor, sourceStart), 'track');
       } else if (kind === 'Clip') {
@@ -188,8 +205,9 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
         const extra = rest(child, CLIP_FIELDS);
         if (extra) body.extra = extra;
         const id = newAnnotationId();
-        add(tier, asset, cursor, end, body, OTIO_CLIP_SCHEMA, id);
         const mediaStart = isObject(child.source_range) ? sourceStart : startOf(isObject(reference) ? reference.available_range : undefined, `${where}.media_reference.available_range`);
+        if (visible.start !== cursor || visible.end !== end) body.source_range = trimmedRange(child.source_range, mediaStart, cursor, visible);
+        add(tier, asset, visible.start, visible.end, body, OTIO_CLIP_SCHEMA, id);
         markers(child.markers, `${where}.markers`, tier, asset, subtractTimes(cursor, mediaStart), 'clip', id);
       } else {
         // A nested stack or track, or an item of a schema annot does not interpret: kept whole
@@ -197,10 +215,12 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
         const body: Record<string, unknown> = { kind: 'item', name, otio_schema: String(child.OTIO_SCHEMA) };
         if (isObject(child.metadata)) body.metadata = child.metadata;
         if (child.source_range !== undefined) body.source_range = child.source_range;
+        if (visible.start !== cursor || visible.end !== end) body.source_range = trimmedRange(child.source_range, sourceStart, cursor, visible);
         const nested = kind === 'Stack' || kind === 'Track' || kind === 'Sequence';
         const extra = rest(child, new Set(['OTIO_SCHEMA', 'name', 'metadata', 'source_range', ...(nested ? ['children'] : [])]));
         if (extra) body.extra = extra;
-        add(tier, defaultAsset, cursor, end, body, OTIO_CLIP_SCHEMA);
+        // What a partly trimmed nested item holds is laid out whole on its own tiers.
+        add(tier, defaultAsset, visible.start, visible.end, body, OTIO_CLIP_SCHEMA);
         if (nested) {
           // A nested track trims itself (walkTrack subtracts its start); a stack's trim shifts its layers.
           const innerOrigin = kind === 'Stack' ? subtractTimes(cursor, sourceStart) : cursor;
@@ -221,6 +241,41 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
       }
       cursor = end;
     });
+    if (dropped > 0 || clipped > 0) {
+      options.report({
+        code: 'otio_track_trimmed',
+        severity: 'warning',
+        file,
+        location: { path: `${path}.source_range` },
+        message: `track "${typeof track.name === 'string' ? track.name : ''}" is trimmed by its source_range: ${dropped} item(s) wholly outside it left out, ${clipped} cut to it, as OTIO's track_trimmed_to_range does`,
+      });
+    }
+  };
+
+  /**
+   * The part of the parent's time a track with a source_range shows: from `origin` (its
+   * start_time) for its duration. Null when the track is not trimmed. A zero-length item on an
+   * edge is inside; a longer one must overlap the window by more than a point.
+   */
+  const trimWindow = (track: OtioObject, path: string, origin: RationalTime): { holds(at: RationalTime): boolean; clip(start: RationalTime, end: RationalTime): { start: RationalTime; end: RationalTime } | null } | null => {
+    if (!isObject(track.source_range)) return null;
+    const length = durationOf(track.source_range, `${path}.source_range`);
+    const last = length === null ? null : addTimes(origin, length);
+    const holds = (at: RationalTime): boolean => !at.lt(origin) && (last === null || !at.gt(last));
+    return {
+      holds,
+      clip(start, end) {
+        if (start.equals(end)) return holds(start) ? { start, end } : null;
+        if (!end.gt(origin) || (last !== null && !start.lt(last))) return null;
+        return { start: start.lt(origin) ? origin : start, end: last !== null && end.gt(last) ? last : end };
+      },
+    };
+  };
+
+  /** An item's source_range cut as the track's trim cuts the item: later start, shorter duration. */
+  const trimmedRange = (range: OtioValue | undefined, mediaStart: RationalTime, placedAt: RationalTime, visible: { start: RationalTime; end: RationalTime }): OtioObject => {
+    const start = addTimes(mediaStart, subtractTimes(visible.start, placedAt));
+    return writeOtioRange(start, subtractTimes(visible.end, visible.start), rateOf(range));
   };
 
   const declareTrack = (track: OtioObject, base: string, extraMetadata: Record<string, unknown> = {}): string => {

@@ -143,18 +143,25 @@ export async function writeOtio(store: AnnotationStore, path: string): Promise<D
 
 /**
  * Where a kept track's local time 0 lies on the timeline: minus its source_range start. When an
- * item or transition now starts before that point, the trim cannot be kept: the track is written
- * untrimmed (source_range null) from 0.
+ * item or transition now starts before that point, or ends after the trim's end, the trim cannot
+ * be kept: the track is written untrimmed (source_range null) from 0.
  */
 function trackTrim(tier: Tier | undefined, items: readonly Timed[], transitions: readonly Timed[]): { origin: RationalTime; dropRange: boolean } {
   const fields = tier && isObject(tier.metadata.track as OtioValue) ? (tier.metadata.track as OtioObject) : null;
   const range = fields?.source_range;
   if (!isObject(range)) return { origin: ZERO, dropRange: false };
-  const start = otioTime(range.start_time as JsonValue);
-  if (start === null || start.v === 0) return { origin: ZERO, dropRange: false };
+  const start = otioTime(range.start_time as JsonValue) ?? ZERO;
   const origin = subtractTimes(ZERO, start);
   const earliest = [...items.map((item) => item.reference.interval.start), ...transitions.map(cutOf)];
   if (origin.lt(ZERO) || earliest.some((time) => time.lt(origin))) return { origin: ZERO, dropRange: true };
+  // The trim also ends the track: the load leaves out or cuts what lies past origin + duration.
+  // (A nested tier's track is written at the top, its items at their times: the load ignores its end.)
+  const duration = typeof tier?.metadata.nested_in === 'string' ? null : otioTime(range.duration as JsonValue);
+  if (duration !== null) {
+    const last = addTimes(origin, duration);
+    const latest = [...items.map((item) => item.reference.interval.end), ...transitions.map(cutOf)];
+    if (latest.some((time) => time.gt(last))) return { origin: ZERO, dropRange: true };
+  }
   return { origin, dropRange: false };
 }
 
