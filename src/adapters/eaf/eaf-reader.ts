@@ -18,6 +18,7 @@ import {
   toPlain,
   type DocumentParts,
 } from './eaf-model.js';
+import { resolveSlotTimes } from './slot-times.js';
 import { lineAndColumn, type XmlElement } from './xml-scan.js';
 
 export interface ReadEaf {
@@ -261,15 +262,18 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     emit(tier.name, raw);
   };
 
+  // Times given to unaligned slots, parents' tiers first (see resolveSlotTimes).
+  const interpolated = new Map<Slot, number>();
   for (const tier of ordered) {
     const list = rawByTier.get(tier.name) ?? [];
-    const times = resolveSlotTimes(list, slotList);
+    const times = resolveSlotTimes(list.flatMap((raw) => (raw.kind === 'alignable' ? [[raw.slot1 as Slot, raw.slot2 as Slot] as const] : [])), slotList, interpolated);
+    for (const [slot, ms] of times) interpolated.set(slot, ms);
     for (const raw of list) {
       if (raw.kind !== 'alignable') continue;
       const slot1 = raw.slot1 as Slot;
       const slot2 = raw.slot2 as Slot;
-      const startMs = slot1.value ?? (times.get(slot1) as number);
-      let endMs = slot2.value ?? (times.get(slot2) as number);
+      const startMs = slot1.value ?? (interpolated.get(slot1) as number);
+      let endMs = slot2.value ?? (interpolated.get(slot2) as number);
       if (endMs < startMs) {
         if (slot1.value !== null && slot2.value !== null) fail(raw.element, raw.path, `an end (TIME_SLOT_REF2 "${slot2.id}" = ${slot2.value} ms) not before the start (TIME_SLOT_REF1 "${slot1.id}" = ${slot1.value} ms)`);
         endMs = startMs; // interpolation of unsorted slots; the slots stay unaligned on the way back
@@ -344,46 +348,6 @@ function symbolicOrder(list: readonly RawAnnotation[]): RawAnnotation[] {
   }
   for (const raw of refs) if (!placed.has(raw)) follow(raw); // cycles: file order
   return out;
-}
-
-/**
- * Times for the unaligned slots of one tier, as ELAN displays them: spread evenly between the
- * nearest aligned slots of the same tier (a subdivided parent's boundaries), falling back to the
- * nearest aligned slots of the whole TIME_ORDER, then to 0 before the first one and to the last
- * one after it. Whole milliseconds, rounded down.
- */
-function resolveSlotTimes(list: readonly RawAnnotation[], all: readonly Slot[]): Map<Slot, number> {
-  const times = new Map<Slot, number>();
-  let anyUnaligned = false;
-  for (const raw of list) if (raw.kind === 'alignable' && (raw.slot1?.value === null || raw.slot2?.value === null)) anyUnaligned = true;
-  if (!anyUnaligned) return times;
-  const used = new Set<Slot>();
-  for (const raw of list) {
-    if (raw.kind !== 'alignable') continue;
-    used.add(raw.slot1 as Slot);
-    used.add(raw.slot2 as Slot);
-  }
-  const sequence = [...used].sort((a, b) => a.index - b.index);
-  const globalBefore = (slot: Slot): number | null => {
-    for (let index = slot.index - 1; index >= 0; index--) if (all[index].value !== null) return all[index].value;
-    return null;
-  };
-  const globalAfter = (slot: Slot): number | null => {
-    for (let index = slot.index + 1; index < all.length; index++) if (all[index].value !== null) return all[index].value;
-    return null;
-  };
-  for (let index = 0; index < sequence.length; index++) {
-    if (sequence[index].value !== null) continue;
-    let end = index;
-    while (end + 1 < sequence.length && sequence[end + 1].value === null) end++;
-    const before = index > 0 ? (sequence[index - 1].value as number) : (globalBefore(sequence[index]) ?? 0);
-    const after = end + 1 < sequence.length ? (sequence[end + 1].value as number) : (globalAfter(sequence[end]) ?? before);
-    const count = end - index + 1;
-    const span = Math.max(0, after - before);
-    for (let k = 1; k <= count; k++) times.set(sequence[index + k - 1], before + Math.floor((span * k) / (count + 1)));
-    index = end;
-  }
-  return times;
 }
 
 /** The symbolic stereotype a tier's REF_ANNOTATIONs imply, or null when it holds none. */
