@@ -198,13 +198,17 @@ function intoLanes(items: readonly Timed[]): Timed[][] {
 const clock = new ImportClock(1_000_000);
 const otioTime = (value: JsonValue | undefined): RationalTime | null => readOtioTime(value as OtioValue, clock, false, 'body');
 
-/** A transition's cut: start + in_offset as the body kept it, else the middle of the interval. */
+/** A transition's cut: start + in_offset (or end - out_offset) as the body kept them, else the middle of the interval. */
 function cutOf(transition: Timed): RationalTime {
   const interval = transition.reference.interval;
   const extra = transition.body.extra;
   const before = isObject(extra as OtioValue) ? otioTime((extra as Record<string, JsonValue>).in_offset) : null;
   const after = isObject(extra as OtioValue) ? otioTime((extra as Record<string, JsonValue>).out_offset) : null;
-  if (before && after && addTimes(before, after).equals(subtractTimes(interval.end, interval.start))) return addTimes(interval.start, before);
+  const length = subtractTimes(interval.end, interval.start);
+  if (before && after && addTimes(before, after).equals(length)) return addTimes(interval.start, before);
+  // One offset missing (the load read it as zero): the other still places the cut.
+  if (before && !after && before.le(length)) return addTimes(interval.start, before);
+  if (after && !before && after.le(length)) return subtractTimes(interval.end, after);
   const half = subtractTimes(interval.end, interval.start);
   return addTimes(interval.start, new RationalTime(half.v, half.r * 2));
 }
