@@ -1,5 +1,6 @@
 import { annotationRef, makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
 import { newAnnotationId } from '../../model/ids.js';
+import { validateTierConstraint } from '../../model/tier-constraint.js';
 import { makeTier, type Tier, type TierStereotype } from '../../model/tier.js';
 import { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
@@ -141,19 +142,21 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     if (others.length > 0) metadata.other_attributes = Object.fromEntries(others);
     if (type?.controlledVocabulary) metadata.controlled_vocabulary = type.controlledVocabulary;
     let parent: string | null = parentRef ?? null;
-    // A dependent tier whose linguistic type is missing but which holds REF_ANNOTATIONs: those
-    // can only be symbolic, and association is ELAN's default for them (a damaged or hand-edited file).
-    // A parent annotation with several of them makes it a subdivision (an association allows one).
-    const symbolic = stereotype === 'NONE' && type === undefined && parent !== null && parent !== name && tierNames.has(parent) ? guessSymbolic(element) : null;
+    // A dependent tier whose linguistic type is missing, or gives no constraint ELAN knows, but
+    // which holds REF_ANNOTATIONs: those can only be symbolic, and association is ELAN's default
+    // for them (a damaged or hand-edited file). A parent annotation with several of them makes it
+    // a subdivision (an association allows one).
+    const symbolic = stereotype === 'NONE' && parent !== null && parent !== name && tierNames.has(parent) ? guessSymbolic(element) : null;
     if (symbolic !== null) {
       stereotype = symbolic;
       const written = symbolic === 'SYMBOLIC_SUBDIVISION' ? 'Symbolic_Subdivision' : 'Symbolic_Association';
+      const why = type === undefined ? 'names no existing LINGUISTIC_TYPE' : `has a LINGUISTIC_TYPE with ${type.constraint === null ? 'no constraint' : `the unknown constraint "${type.constraint}"`}`;
       options.report({
         code: 'stereotype_guessed',
         severity: 'warning',
         file,
         location: { ...lineAndColumn(text, element.offset), path: `TIER[@TIER_ID="${name}"]` },
-        message: `tier "${name}" names no existing LINGUISTIC_TYPE but holds REF_ANNOTATIONs under "${parent}": read as ${written}`,
+        message: `tier "${name}" ${why} but holds REF_ANNOTATIONs under "${parent}": read as ${written}`,
       });
     }
     // ELAN needs both a constraint and an existing parent; a file with one but not the other
@@ -215,6 +218,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
 
   const milliseconds = (ms: number): RationalTime => (Number.isInteger(ms) && rate === 1000 ? new RationalTime(ms, 1000) : clock.seconds(`${ms}e-3`));
   const uuidOf = new Map<string, string>();
+  const rawOfUuid = new Map<string, RawAnnotation>();
   const annotations: Annotation[] = [];
   const deferred: RawAnnotation[] = [];
   const annotatorOf = new Map(tiers.map((tier) => [tier.name, typeof tier.metadata.annotator === 'string' ? tier.metadata.annotator : undefined]));
@@ -239,6 +243,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     else reference = annotationRef(uuidOf.get(raw.ref as string) as string);
     annotations.push(makeAnnotation({ id, tier, reference, body, body_schema_uri: EAF_ANNOTATION_SCHEMA, provenance: provenanceFor(tier) }));
     uuidOf.set(raw.eafId, id);
+    rawOfUuid.set(id, raw);
   };
 
   const tierByName = new Map(tiers.map((tier) => [tier.name, tier]));
@@ -249,7 +254,17 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
    */
   const emitReference = (tier: Tier, raw: RawAnnotation): void => {
     const targetTier = tierOfId.get(raw.ref as string);
-    if (tier.parent !== null && targetTier !== tier.parent) {
+    if (tier.parent === null) {
+      options.report({
+        code: 'unknown_target',
+        severity: 'error',
+        file,
+        location: { ...lineAndColumn(text, raw.element.offset), path: raw.path },
+        message: `REF_ANNOTATION ${raw.eafId} is on tier "${tier.name}", which has no parent tier (PARENT_REF) for it to refer into; left out`,
+      });
+      return;
+    }
+    if (targetTier !== tier.parent) {
       options.report({
         code: 'unknown_target',
         severity: 'error',
@@ -320,6 +335,9 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     pending = still;
   }
 
+  reportTierViolations(ordered, annotations, (id) => rawOfUuid.get(id), (raw, code, message) =>
+    options.report({ code, severity: 'error', file, location: { ...lineAndColumn(text, raw.element.offset), path: raw.path }, message }),
+  );
   const meta: Record<string, string> = { [EAF_DOCUMENT_META]: JSON.stringify(parts) };
   return { tiers: ordered, meta, annotations, clock };
 }
@@ -348,6 +366,32 @@ function symbolicOrder(list: readonly RawAnnotation[]): RawAnnotation[] {
   }
   for (const raw of refs) if (!placed.has(raw)) follow(raw); // cycles: file order
   return out;
+}
+
+/**
+ * A file whose annotations break their tiers' constraints (a child outside its parent, a gap in a
+ * time subdivision: a damaged slot, a hand edit) is still read, but each break is an error finding
+ * at the annotation's element, so `annot validate` refuses the file and says where.
+ */
+function reportTierViolations(
+  tiers: readonly Tier[],
+  annotations: readonly Annotation[],
+  rawOf: (id: string) => RawAnnotation | undefined,
+  report: (raw: RawAnnotation, code: string, message: string) => void,
+): void {
+  if (!tiers.some((tier) => tier.parent !== null)) return;
+  const byTier = new Map<string, Annotation[]>(tiers.map((tier) => [tier.name, []]));
+  for (const annotation of annotations) byTier.get(annotation.tier)?.push(annotation);
+  const tierByName = new Map(tiers.map((tier) => [tier.name, tier]));
+  for (const tier of tiers) {
+    if (tier.parent === null) continue;
+    const parent = tierByName.get(tier.parent) ?? null;
+    for (const violation of validateTierConstraint(tier, byTier.get(tier.name) ?? [], parent, parent ? byTier.get(parent.name) ?? [] : [])) {
+      const raw = violation.annotation_id === null ? undefined : rawOf(violation.annotation_id);
+      // The message names annotations by ELAN's ANNOTATION_ID, not the UUIDs the file never had.
+      if (raw) report(raw, violation.code, violation.message.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => rawOf(id)?.eafId ?? id));
+    }
+  }
 }
 
 /** The symbolic stereotype a tier's REF_ANNOTATIONs imply, or null when it holds none. */
