@@ -156,11 +156,20 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
    * track's own source_range trims it, so its child at local time t plays at origin + t - start
    * (OTIO's multiple_track.otio trims its third track by -7 frames: Clip-005 plays at 7-16).
    */
-  const walkTrack = (track: OtioObject, path: string, tier: string, origin: RationalTime): void => {
+  const walkTrack = (track: OtioObject, path: string, tier: string, origin: RationalTime, bounds?: Span): void => {
     let cursor = subtractTimes(origin, startOf(track.source_range, `${path}.source_range`));
     // A nested track our dump wrote at the top (see ANNOT_TRACK_KEY) keeps its trim for the way
     // back, but its items are laid out at their times on the timeline, not in that trim.
-    const window = annotInfo(track)?.nested_in === undefined ? trimWindow(track, path, origin) : null;
+    const window = annotInfo(track)?.nested_in === undefined ? trimWindow(track, path, origin, bounds) : null;
+    if (window === 'offset only') {
+      options.report({
+        code: 'otio_track_offset',
+        severity: 'warning',
+        file,
+        location: { path: `${path}.source_range` },
+        message: `track "${typeof track.name === 'string' ? track.name : ''}" has a source_range that shows none of its items (older cmx_3600 output writes the record start this way): read as an offset of its items only, none left out`,
+      });
+    }
     let dropped = 0;
     let clipped = 0;
     const children = Array.isArray(track.children) ? track.children : [];
@@ -172,7 +181,7 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
       if (kind === 'Transition') {
         const before = time(child.in_offset, `${where}.in_offset`) ?? zero;
         const after = time(child.out_offset, `${where}.out_offset`) ?? zero;
-        if (window && !window.holds(cursor)) {
+        if (typeof window === 'object' && window !== null && !window.holds(cursor)) {
           dropped++;
           return;
         }
@@ -186,7 +195,7 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
       const duration = naturalDuration(child, where);
       const end = addTimes(cursor, duration);
       const sourceStart = startOf(child.source_range, `${where}.source_range`);
-      const visible = window ? window.clip(cursor, end) : { start: cursor, end };
+      const visible = typeof window === 'object' && window !== null ? window.clip(cursor, end) : { start: cursor, end };
       if (visible === null) {
         // Wholly outside the track's trim: OTIO's track_trimmed_to_range removes it, markers and all.
         if (kind !== 'Gap') dropped++;
@@ -235,7 +244,8 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
             const innerName = typeof innerTrack.name === 'string' ? innerTrack.name : '';
             const label = kind === 'Stack' ? `${tier} / ${name || 'stack'} / ${innerName || 'track'}` : `${tier} / ${innerName || 'track'}`;
             const innerTier = declareTrack(innerTrack, label, { nested_in: tier });
-            walkTrack(innerTrack, innerPath, innerTier, innerOrigin);
+            // What the nested item shows of its layers is what it shows in this track.
+            walkTrack(innerTrack, innerPath, innerTier, innerOrigin, visible);
           });
         }
       }
@@ -247,27 +257,39 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
         severity: 'warning',
         file,
         location: { path: `${path}.source_range` },
-        message: `track "${typeof track.name === 'string' ? track.name : ''}" is trimmed by its source_range: ${dropped} item(s) wholly outside it left out, ${clipped} cut to it, as OTIO's track_trimmed_to_range does`,
+        message: `track "${typeof track.name === 'string' ? track.name : ''}" is trimmed by ${bounds === undefined ? 'its source_range' : 'the nested item holding it'}: ${dropped} item(s) wholly outside it left out, ${clipped} cut to it, as OTIO's track_trimmed_to_range does`,
       });
     }
   };
 
   /**
-   * The part of the parent's time a track with a source_range shows: from `origin` (its
-   * start_time) for its duration. Null when the track is not trimmed. A zero-length item on an
-   * edge is inside; a longer one must overlap the window by more than a point.
+   * The part of the parent's time a track shows: with a source_range, from `origin` (its
+   * start_time) for its duration; inside a nested item, no more than the item shows (`bounds`).
+   * Null when nothing trims it. A zero-length item on an edge is inside; a longer one must
+   * overlap the window by more than a point.
    */
-  const trimWindow = (track: OtioObject, path: string, origin: RationalTime): { holds(at: RationalTime): boolean; clip(start: RationalTime, end: RationalTime): { start: RationalTime; end: RationalTime } | null } | null => {
-    if (!isObject(track.source_range)) return null;
-    const length = durationOf(track.source_range, `${path}.source_range`);
-    const last = length === null ? null : addTimes(origin, length);
-    const holds = (at: RationalTime): boolean => !at.lt(origin) && (last === null || !at.gt(last));
+  const trimWindow = (track: OtioObject, path: string, origin: RationalTime, bounds?: Span): { holds(at: RationalTime): boolean; clip(start: RationalTime, end: RationalTime): Span | null } | 'offset only' | null => {
+    if (!isObject(track.source_range) && bounds === undefined) return null;
+    const length = isObject(track.source_range) ? durationOf(track.source_range, `${path}.source_range`) : null;
+    if (bounds === undefined && length !== null && length.gt(zero)) {
+      // A trim that misses every item is no trim: read as an offset, or the whole track would vanish.
+      const trimStart = startOf(track.source_range, `${path}.source_range`);
+      const extent = naturalDuration({ ...track, source_range: null }, path);
+      if (extent.gt(zero) && (!addTimes(trimStart, length).gt(zero) || !trimStart.lt(extent))) return 'offset only';
+    }
+    let first = isObject(track.source_range) ? origin : (bounds as Span).start;
+    let last = length === null ? null : addTimes(origin, length);
+    if (bounds !== undefined) {
+      if (bounds.start.gt(first)) first = bounds.start;
+      if (last === null || bounds.end.lt(last)) last = bounds.end;
+    }
+    const holds = (at: RationalTime): boolean => !at.lt(first) && (last === null || !at.gt(last));
     return {
       holds,
       clip(start, end) {
         if (start.equals(end)) return holds(start) ? { start, end } : null;
-        if (!end.gt(origin) || (last !== null && !start.lt(last))) return null;
-        return { start: start.lt(origin) ? origin : start, end: last !== null && end.gt(last) ? last : end };
+        if (!end.gt(first) || (last !== null && !start.lt(last))) return null;
+        return { start: start.lt(first) ? first : start, end: last !== null && end.gt(last) ? last : end };
       },
     };
   };
@@ -317,6 +339,11 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
     markers(stackMarkers, `${stackPath}.markers`, tier, defaultAsset, zero, 'timeline');
   }
   return { tiers, meta: { [OTIO_TIMELINE_META]: JSON.stringify(parts) }, annotations, clock };
+}
+
+interface Span {
+  start: RationalTime;
+  end: RationalTime;
 }
 
 /** A track holding one item that stands alone in a stack (or at the top of the file). */

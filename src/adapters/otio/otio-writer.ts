@@ -154,13 +154,17 @@ function trackTrim(tier: Tier | undefined, items: readonly Timed[], transitions:
   const origin = subtractTimes(ZERO, start);
   const earliest = [...items.map((item) => item.reference.interval.start), ...transitions.map(cutOf)];
   if (origin.lt(ZERO) || earliest.some((time) => time.lt(origin))) return { origin: ZERO, dropRange: true };
-  // The trim also ends the track: the load leaves out or cuts what lies past origin + duration.
+  // The trim also ends the track: it shows local start_time to start_time + duration, which is 0
+  // to duration on the timeline, and the load leaves out or cuts what lies past that.
   // (A nested tier's track is written at the top, its items at their times: the load ignores its end.)
   const duration = typeof tier?.metadata.nested_in === 'string' ? null : otioTime(range.duration as JsonValue);
   if (duration !== null) {
-    const last = addTimes(origin, duration);
+    const last = duration;
     const latest = [...items.map((item) => item.reference.interval.end), ...transitions.map(cutOf)];
-    if (latest.some((time) => time.gt(last))) return { origin: ZERO, dropRange: true };
+    // A trim that misses every item is read as an offset only (see walkTrack): kept as it is.
+    const extent = latest.reduce((max, time) => (time.gt(max) ? time : max), origin);
+    const offsetOnly = latest.length > 0 && (!addTimes(start, duration).gt(ZERO) || !start.lt(subtractTimes(extent, origin)));
+    if (!offsetOnly && latest.some((time) => time.gt(last))) return { origin: ZERO, dropRange: true };
   }
   return { origin, dropRange: false };
 }
