@@ -158,7 +158,7 @@ function keepFramerate(task: Json, annotations: readonly Annotation[]): void {
  * or Label Studio's default) says its rate in its value, which the reader looks at first.
  */
 function keepResultFramerates(task: Json, annotations: readonly Annotation[]): void {
-  const bodyOf = new Map(annotations.filter((a) => a.body_schema_uri === LABEL_STUDIO_REGION_SCHEMA).map((a) => [(a.body as Json).id ?? a.id, a.body as Json]));
+  const bodyOf = new Map<unknown, Json>(annotations.filter((a) => a.body_schema_uri === LABEL_STUDIO_REGION_SCHEMA).map((a) => [(a.body as Json).id ?? a.id, a.body as Json]));
   for (const kind of CONTAINER_KINDS) {
     if (!Array.isArray(task[kind])) continue;
     for (const container of task[kind] as Json[]) {
