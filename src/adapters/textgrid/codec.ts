@@ -12,7 +12,7 @@ import { bodyText, bodyTextKey } from '../flat-cues.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { decodeSource } from '../source-text.js';
-import { parseTextGrid } from './parser.js';
+import { readTextGrid, type TextGridItem, type TextGridTierHead } from './parser.js';
 import { writeTextGrid, type TextGridVariant, type WritableTier } from './writer.js';
 
 export const TEXTGRID_LABEL_SCHEMA = 'annot://schema/textgrid-label/v1';
@@ -31,17 +31,33 @@ export const TEXTGRID_XMAX_META = 'textgrid.xmax';
  * and the tier's own bounds are kept in the tier metadata and written back.
  */
 export async function load(path: string, options: LoadOptions): Promise<LoadedDocument> {
-  const document = parseTextGrid(decodeSource(await readFile(path), options.sourceName), options.sourceName);
-  const times: string[] = [document.xmin, document.xmax];
-  for (const tier of document.tiers) for (const item of tier.items) times.push(item.start, item.end);
-  reportOverlaps(document.tiers, options);
-  const rate = options.rate ?? decimalRateOf(times);
-  const clock = new ImportClock(rate, options.strictTime ?? false);
+  const source = decodeSource(await readFile(path), options.sourceName);
+  // First pass: check the file, report overlaps and find the rate its times need, keeping only
+  // the tier heads; the annotations are made on a second pass, as they are read.
+  let grid = { xmin: '0', xmax: '0' };
+  const heads: TextGridTierHead[] = [];
+  const rate = new DecimalRate();
+  const overlaps = new OverlapCheck(options);
+  for (const event of readTextGrid(source, options.sourceName)) {
+    if ('grid' in event) {
+      grid = event.grid;
+      rate.visit(grid.xmin);
+      rate.visit(grid.xmax);
+    } else if ('tier' in event) {
+      heads.push(event.tier);
+      overlaps.startTier(event.tier);
+    } else {
+      rate.visit(event.item.start);
+      if (event.item.end !== event.item.start) rate.visit(event.item.end);
+      overlaps.item(event.item);
+    }
+  }
+  const clock = new ImportClock(options.rate ?? rate.value(), options.strictTime ?? false);
   const assetId = options.assetId ?? DEFAULT_TEXTGRID_ASSET;
   const provenance = makeProvenance(importProvenance('textgrid', options));
 
   const used = new Set<string>();
-  const tiers: Tier[] = document.tiers.map((tier, index) => {
+  const tiers: Tier[] = heads.map((tier, index) => {
     const base = tier.name.length > 0 ? tier.name : `(unnamed ${index + 1})`;
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base} (${n})`;
@@ -50,19 +66,21 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   });
 
   async function* annotations(): AsyncGenerator<Annotation> {
-    for (let t = 0; t < document.tiers.length; t++) {
-      for (const item of document.tiers[t].items) {
-        const where = `${options.sourceName}:${item.line}`;
-        const start = clock.seconds(item.start, where);
-        const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, clock.seconds(item.end, where));
-        yield makeAnnotation({ tier: tiers[t].name, reference: mediaRef(assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance });
-      }
+    let t = -1;
+    for (const event of readTextGrid(source, options.sourceName)) {
+      if ('tier' in event) t++;
+      if (!('item' in event)) continue;
+      const item = event.item;
+      const where = `${options.sourceName}:${item.line}`;
+      const start = clock.seconds(item.start, where);
+      const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, clock.seconds(item.end, where));
+      yield makeAnnotation({ tier: tiers[t].name, reference: mediaRef(assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance });
     }
   }
 
   return {
     tiers,
-    meta: { [TEXTGRID_XMIN_META]: document.xmin, [TEXTGRID_XMAX_META]: document.xmax },
+    meta: { [TEXTGRID_XMIN_META]: grid.xmin, [TEXTGRID_XMAX_META]: grid.xmax },
     annotations: annotations(),
     quantization: () => clock.quantization(),
   };
@@ -73,22 +91,30 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
  * ended). The annotations are still read; each overlap is an error finding at the line of the
  * interval that starts too early.
  */
-function reportOverlaps(tiers: ReturnType<typeof parseTextGrid>['tiers'], options: LoadOptions): void {
-  for (const tier of tiers) {
-    if (tier.kind !== 'IntervalTier') continue;
-    let previous: (typeof tier.items)[number] | null = null;
-    for (const item of tier.items) {
-      if (previous !== null && Number(item.start) < Number(previous.end)) {
-        options.report({
-          code: 'tier_overlap',
-          severity: 'error',
-          file: options.sourceName,
-          location: { line: item.line },
-          message: `interval ${JSON.stringify(item.text)} of tier ${JSON.stringify(tier.name)} starts at ${item.start}, before the previous interval (${JSON.stringify(previous.text)}, line ${previous.line}) ends at ${previous.end}; Praat requires the intervals of a tier not to overlap`,
-        });
-      }
-      previous = item;
+class OverlapCheck {
+  private tier: TextGridTierHead | null = null;
+  private previous: TextGridItem | null = null;
+
+  constructor(private readonly options: LoadOptions) {}
+
+  startTier(tier: TextGridTierHead): void {
+    this.tier = tier;
+    this.previous = null;
+  }
+
+  item(item: TextGridItem): void {
+    const { tier, previous } = this;
+    if (tier === null || tier.kind !== 'IntervalTier') return;
+    if (previous !== null && Number(item.start) < Number(previous.end)) {
+      this.options.report({
+        code: 'tier_overlap',
+        severity: 'error',
+        file: this.options.sourceName,
+        location: { line: item.line },
+        message: `interval ${JSON.stringify(item.text)} of tier ${JSON.stringify(tier.name)} starts at ${item.start}, before the previous interval (${JSON.stringify(previous.text)}, line ${previous.line}) ends at ${previous.end}; Praat requires the intervals of a tier not to overlap`,
+      });
     }
+    this.previous = item;
   }
 }
 
@@ -259,19 +285,23 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
  * nanoseconds and lowered while the largest time would not fit in a safe integer of ticks.
  * Counted on the written digits, so `1.234` is milliseconds even though 617/500 reduces.
  */
-function decimalRateOf(times: readonly string[]): number {
-  let digits = 0;
-  let largest = 0;
-  for (const time of times) {
+class DecimalRate {
+  private digits = 0;
+  private largest = 0;
+
+  visit(time: string): void {
     const match = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(time);
-    if (!match) continue;
+    if (!match) return;
     const fractionDigits = (match[2] ?? '').replace(/0+$/, '').length - Number(match[3] ?? 0);
-    digits = Math.max(digits, fractionDigits);
-    largest = Math.max(largest, Math.abs(Number(time)));
+    this.digits = Math.max(this.digits, fractionDigits);
+    this.largest = Math.max(this.largest, Math.abs(Number(time)));
   }
-  let rate = 10 ** Math.min(9, Math.max(0, digits));
-  while (rate > 1 && Math.ceil(largest * rate) > Number.MAX_SAFE_INTEGER) rate /= 10;
-  return rate;
+
+  value(): number {
+    let rate = 10 ** Math.min(9, Math.max(0, this.digits));
+    while (rate > 1 && Math.ceil(this.largest * rate) > Number.MAX_SAFE_INTEGER) rate /= 10;
+    return rate;
+  }
 }
 
 /** Boundary `index` of `parts` equal parts of [start, end]: the ends exact, the inner ones on whole milliseconds. */

@@ -1,36 +1,46 @@
 import { FormatParseError } from '../errors.js';
-import { tokenizeTextGrid, type TextGridToken } from './tokenizer.js';
+import { textGridTokens, type TextGridToken } from './tokenizer.js';
 
-/** A TextGrid as written: times stay decimal strings until the import picks a rate for them. */
-export interface TextGridDocument {
-  readonly xmin: string;
-  readonly xmax: string;
-  readonly tiers: TextGridTier[];
+/** An interval or a point as written: times stay decimal strings until the import picks a rate for them. */
+export interface TextGridItem {
+  readonly start: string;
+  readonly end: string;
+  readonly text: string;
+  readonly line: number;
 }
 
-export interface TextGridTier {
+/** A tier as its header gives it; its items (intervals: start <= end; points: start === end) come as events of their own. */
+export interface TextGridTierHead {
   readonly kind: 'IntervalTier' | 'TextTier';
   readonly name: string;
   readonly xmin: string;
   readonly xmax: string;
-  /** Intervals have start < end (or equal); points have start === end. */
-  readonly items: Array<{ start: string; end: string; text: string; line: number }>;
 }
 
-/** Parses the text of a TextGrid (long or short format). */
-export function parseTextGrid(source: string, file: string): TextGridDocument {
-  const tokens = tokenizeTextGrid(source, file);
-  let at = 0;
-  const last = tokens[tokens.length - 1];
-  const where = (token: TextGridToken | undefined): { line: number; column: number } =>
+/** What a TextGrid holds, in file order: the grid's bounds, then each tier's head and its items. */
+export type TextGridEvent = { grid: { xmin: string; xmax: string } } | { tier: TextGridTierHead } | { item: TextGridItem };
+
+/**
+ * Reads a TextGrid (long or short format) as a stream of events, checking it as it goes: a
+ * malformed file throws a FormatParseError at the token it could not accept. Nothing is kept, so
+ * a reader can go over a file of a million intervals twice (once to check it and pick a rate,
+ * once to make annotations) holding only the text.
+ */
+export function* readTextGrid(source: string, file: string): Generator<TextGridEvent> {
+  const next = textGridTokens(source, file);
+  let current = next();
+  // The last token taken: at the end of the file, errors point at it.
+  let last: TextGridToken | null = null;
+  const where = (token: TextGridToken | null): { line: number; column: number } =>
     token ? { line: token.line, column: token.column } : { line: last ? last.line : 1, column: last ? last.column : 1 };
   const take = (kind: TextGridToken['kind'], what: string): TextGridToken => {
-    const token = tokens[at];
+    const token = current;
     if (!token || token.kind !== kind) {
       const found = token ? `${token.kind} ${JSON.stringify(token.text)}` : 'the end of the file';
       throw new FormatParseError(file, where(token), `expected ${what}, found ${found}`);
     }
-    at++;
+    last = token;
+    current = next();
     return token;
   };
 
@@ -43,7 +53,8 @@ export function parseTextGrid(source: string, file: string): TextGridDocument {
   const time = (what: string): TextGridToken => checkedTime(take('number', what), what, file);
   const xmin = time('the TextGrid xmin (a number)').text;
   const xmax = time('the TextGrid xmax (a number)').text;
-  const tiers: TextGridTier[] = [];
+  yield { grid: { xmin, xmax } };
+  let tierCount = 0;
   const exists = take('flag', 'the tiers flag <exists> or <absent>');
   if (exists.text === 'exists') {
     const size = count(take('number', 'the number of tiers'), file);
@@ -55,8 +66,9 @@ export function parseTextGrid(source: string, file: string): TextGridDocument {
       const name = take('string', `the name of tier ${t + 1}`).text;
       const tierMin = time(`the xmin of tier ${t + 1}`).text;
       const tierMax = time(`the xmax of tier ${t + 1}`).text;
-      const items: TextGridTier['items'] = [];
       const entries = count(take('number', `the number of ${classToken.text === 'IntervalTier' ? 'intervals' : 'points'} in tier ${t + 1}`), file);
+      yield { tier: { kind: classToken.text, name, xmin: tierMin, xmax: tierMax } };
+      tierCount++;
       for (let k = 0; k < entries; k++) {
         if (classToken.text === 'IntervalTier') {
           const startToken = time(`the xmin of interval ${k + 1} of tier ${t + 1}`);
@@ -65,22 +77,20 @@ export function parseTextGrid(source: string, file: string): TextGridDocument {
           if (Number(end) < Number(startToken.text)) {
             throw new FormatParseError(file, where(startToken), `expected interval ${k + 1} of tier ${t + 1} to end (${end}) at or after its start (${startToken.text})`);
           }
-          items.push({ start: startToken.text, end, text: label, line: startToken.line });
+          yield { item: { start: startToken.text, end, text: label, line: startToken.line } };
         } else {
           const timeToken = time(`the time of point ${k + 1} of tier ${t + 1}`);
           const mark = take('string', `the mark of point ${k + 1} of tier ${t + 1}`).text;
-          items.push({ start: timeToken.text, end: timeToken.text, text: mark, line: timeToken.line });
+          yield { item: { start: timeToken.text, end: timeToken.text, text: mark, line: timeToken.line } };
         }
       }
-      tiers.push({ kind: classToken.text, name, xmin: tierMin, xmax: tierMax, items });
     }
   } else if (exists.text !== 'absent') {
     throw new FormatParseError(file, where(exists), `expected <exists> or <absent>, found <${exists.text}>`);
   }
-  if (at < tokens.length) {
-    throw new FormatParseError(file, where(tokens[at]), `expected the end of the TextGrid after ${tiers.length} tiers, found ${tokens[at].kind} ${JSON.stringify(tokens[at].text)}`);
+  if (current) {
+    throw new FormatParseError(file, where(current), `expected the end of the TextGrid after ${tierCount} tiers, found ${current.kind} ${JSON.stringify(current.text)}`);
   }
-  return { xmin, xmax, tiers };
 }
 
 function count(token: TextGridToken, file: string): number {

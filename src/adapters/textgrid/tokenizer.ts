@@ -18,13 +18,17 @@ export interface TextGridToken {
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-export function tokenizeTextGrid(source: string, file: string): TextGridToken[] {
+/**
+ * The tokens one at a time: `next()` gives the next value token, or null at the end. A file of a
+ * million intervals is three million tokens; made on demand, none outlives its use.
+ */
+export function textGridTokens(source: string, file: string): () => TextGridToken | null {
   const text = source.indexOf('\r') === -1 ? source : source.replace(/\r\n?/g, '\n');
-  const tokens: TextGridToken[] = [];
   let line = 1;
   let lineStart = 0;
   let i = 0;
   const length = text.length;
+  return () => {
   while (i < length) {
     const c = text.charCodeAt(i);
     if (c === 10) {
@@ -59,16 +63,15 @@ export function tokenizeTextGrid(source: string, file: string): TextGridToken[] 
         i = quote + 1;
         break;
       }
-      tokens.push({ kind: 'string', text: value, line: startLine, column });
-      continue;
+      return { kind: 'string', text: value, line: startLine, column };
     }
     if (c === 60 /* < */) {
       const close = text.indexOf('>', i);
       const newline = text.indexOf('\n', i);
       if (close === -1 || (newline !== -1 && newline < close)) throw new FormatParseError(file, { line, column }, 'expected ">" closing the flag that starts here (<exists> or <absent>)');
-      tokens.push({ kind: 'flag', text: text.slice(i + 1, close), line, column });
+      const flag = text.slice(i + 1, close);
       i = close + 1;
-      continue;
+      return { kind: 'flag', text: flag, line, column };
     }
     if (c === 33 /* ! */) {
       while (i < length && text.charCodeAt(i) !== 10) i++;
@@ -86,8 +89,9 @@ export function tokenizeTextGrid(source: string, file: string): TextGridToken[] 
       i++;
     }
     const word = text.slice(start, i);
-    if (NUMBER.test(word)) tokens.push({ kind: 'number', text: word, line, column });
+    if (NUMBER.test(word)) return { kind: 'number', text: word, line, column };
     // Any other word (xmin, =, class, intervals:, tiers?) is a label Praat skips.
   }
-  return tokens;
+  return null;
+  };
 }
