@@ -266,7 +266,10 @@ function writeItem(item: Timed): { object: OtioObject; sourceStart: RationalTime
   if (body.kind === 'item') {
     const schema = typeof body.otio_schema === 'string' ? body.otio_schema : 'Gap.1';
     const nested = /^(Stack|Track|Sequence)\./.test(schema);
-    return { object: { OTIO_SCHEMA: schema, ...metadata, name, ...extra, ...(nested ? children : {}), ...range }, sourceStart: keptStart ?? ZERO };
+    // A nested stack or track is written empty (its tracks are tiers of their own): without a
+    // source_range its length would be its children's, none, so it says its length in one.
+    const ownRange = nested && !isObject(kept) ? { source_range: writeOtioRange(ZERO, duration) } : range;
+    return { object: { OTIO_SCHEMA: schema, ...metadata, name, ...extra, ...(nested ? children : {}), ...ownRange }, sourceStart: keptStart ?? ZERO };
   }
   const asset = item.reference.asset_id;
   const clip: OtioObject = { OTIO_SCHEMA: typeof body.otio_schema === 'string' ? body.otio_schema : 'Clip.2', ...metadata, name, ...range, ...defaults, markers: [], ...extra };
