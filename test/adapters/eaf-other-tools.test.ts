@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { registerBuiltinFormats } from '../../src/adapters/builtin.js';
 import { eafCodec } from '../../src/adapters/eaf/codec.js';
 import { EAF_DOCUMENT_META, type DocumentParts, type PlainElement } from '../../src/adapters/eaf/eaf-model.js';
 import type { Annotation } from '../../src/model/annotation.js';
 import type { TimeInterval } from '../../src/time/time-interval.js';
+import { validateAnnotationFile } from '../../src/service/validate-file.js';
 import { loadWith } from './codec-harness.js';
 
 /**
@@ -139,5 +141,26 @@ describe("pympi's sample_3.0.eaf", () => {
       expect.stringMatching(/^wrong-parent\.eaf:\d+:\d+ \(TIER\[6\]\/ANNOTATION\[2\]\/REF_ANNOTATION\): error: REF_ANNOTATION a6785 on tier "words-pos" refers to ANNOTATION_REF="a1", an annotation of tier "text", not of its parent tier "words-symsub"; left out \[unknown_target\]$/),
     ]);
     expect(annotations.some((a) => a.body.annotation_id === 'a6785')).toBe(false);
+  });
+});
+
+describe('an EAF whose annotations break their tier constraints', () => {
+  it('is reported once per break, at the annotation\'s element and by its ANNOTATION_ID', async () => {
+    // all-stereotypes.eaf with the last slot's TIME_VALUE gone: "<laughs>" (a2) now ends where it
+    // starts, so the gesture a6 included in it lies outside every A-utt annotation.
+    const path = join(work, 'lost-slot.eaf');
+    const fixture = new URL('../../fixtures/eaf/all-stereotypes.eaf', import.meta.url).pathname;
+    writeFileSync(path, readFileSync(fixture, 'utf8').replace('<TIME_SLOT TIME_SLOT_ID="ts8" TIME_VALUE="3000"/>', '<TIME_SLOT TIME_SLOT_ID="ts8"/>'));
+    registerBuiltinFormats();
+    const { findings } = await validateAnnotationFile(path, { sourceName: 'lost-slot.eaf' });
+    const errors = findings.filter((finding) => finding.severity === 'error');
+    expect(errors).toEqual([
+      expect.objectContaining({
+        code: 'outside_parent',
+        file: 'lost-slot.eaf',
+        location: { line: 50, column: 13, path: 'TIER[3]/ANNOTATION[1]/ALIGNABLE_ANNOTATION' },
+        message: expect.stringMatching(/^tier "A-gesture": annotation a6 \[2\.25, 2\.6\) .* is not inside any annotation of parent tier "A-utt"$/),
+      }),
+    ]);
   });
 });

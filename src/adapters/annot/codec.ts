@@ -83,6 +83,7 @@ async function* checkedBodies(annotations: AsyncIterable<Annotation>, options: L
           file: options.sourceName,
           location: { path: `annotation ${annotation.id} ${issue.path}` },
           message: `${issue.message} (schema ${annotation.body_schema_uri})`,
+          annotation_id: annotation.id,
         });
       }
     }

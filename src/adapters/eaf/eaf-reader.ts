@@ -335,8 +335,8 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     pending = still;
   }
 
-  reportTierViolations(ordered, annotations, (id) => rawOfUuid.get(id), (raw, code, message) =>
-    options.report({ code, severity: 'error', file, location: { ...lineAndColumn(text, raw.element.offset), path: raw.path }, message }),
+  reportTierViolations(ordered, annotations, (id) => rawOfUuid.get(id), (raw, id, code, message) =>
+    options.report({ code, severity: 'error', file, location: { ...lineAndColumn(text, raw.element.offset), path: raw.path }, message, annotation_id: id }),
   );
   const meta: Record<string, string> = { [EAF_DOCUMENT_META]: JSON.stringify(parts) };
   return { tiers: ordered, meta, annotations, clock };
@@ -377,7 +377,7 @@ function reportTierViolations(
   tiers: readonly Tier[],
   annotations: readonly Annotation[],
   rawOf: (id: string) => RawAnnotation | undefined,
-  report: (raw: RawAnnotation, code: string, message: string) => void,
+  report: (raw: RawAnnotation, id: string, code: string, message: string) => void,
 ): void {
   if (!tiers.some((tier) => tier.parent !== null)) return;
   const byTier = new Map<string, Annotation[]>(tiers.map((tier) => [tier.name, []]));
@@ -389,7 +389,7 @@ function reportTierViolations(
     for (const violation of validateTierConstraint(tier, byTier.get(tier.name) ?? [], parent, parent ? byTier.get(parent.name) ?? [] : [])) {
       const raw = violation.annotation_id === null ? undefined : rawOf(violation.annotation_id);
       // The message names annotations by ELAN's ANNOTATION_ID, not the UUIDs the file never had.
-      if (raw) report(raw, violation.code, violation.message.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => rawOf(id)?.eafId ?? id));
+      if (raw) report(raw, violation.annotation_id as string, violation.code, violation.message.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => rawOf(id)?.eafId ?? id));
     }
   }
 }
