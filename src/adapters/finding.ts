@@ -19,6 +19,11 @@ export interface Finding {
   readonly file: string;
   /** Line and column, or a JSON pointer / XPath in `path`. */
   readonly location: SourceLocation;
+  /**
+   * The annotation a reader found the problem on, when it is one the store checks too (a body
+   * that fails its schema, a broken tier constraint): validation then reports it once, here.
+   */
+  readonly annotation_id?: string;
 }
 
 /** `talk.vtt:12:5: warning: message [code]`, the shape compilers and linters print. */

@@ -56,7 +56,10 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
       message: `${count} ${count === 1 ? 'time was' : 'times were'} rounded to the import rate, largest error ${maxErrorSeconds.toExponential(2)} s (--rate to choose another)`,
     });
   }
+  // A problem the reader already reported at its place in the file is not reported again.
+  const reported = new Set(findings.filter((finding) => finding.annotation_id !== undefined).map((finding) => `${finding.annotation_id}\u0000${finding.code}`));
   for (const violation of summary.violations) {
+    if (violation.annotation_id !== null && reported.has(`${violation.annotation_id}\u0000${violation.code}`)) continue;
     const who = violation.annotation_id ? `annotation ${violation.annotation_id} on tier ${violation.tier}` : `tier ${violation.tier}`;
     findings.push({ code: violation.code, severity: 'error', file, location: {}, message: `${who}: ${violation.message}` });
   }

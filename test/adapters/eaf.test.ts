@@ -196,7 +196,7 @@ describe('dumping EAF', () => {
     expect((await back.store.getTier('gloss'))?.stereotype).toBe('SYMBOLIC_ASSOCIATION');
   });
 
-  it('writes unaligned slots back without TIME_VALUE, unless the time was moved', async () => {
+  it('writes unaligned slots back without TIME_VALUE, unless their neighbours no longer give their time', async () => {
     const { store, annotations } = await load(join(FIXTURES, 'all-stereotypes.eaf'));
     const { text } = await dump(store, 'unaligned.eaf');
     expect(text).toContain('<TIME_SLOT TIME_SLOT_ID="ts2"/>');
@@ -204,10 +204,15 @@ describe('dumping EAF', () => {
     const moved = byEafId(annotations, 'a4');
     await store.update(makeAnnotation({ ...moved, reference: mediaRef('file:///media/session.wav', TimeInterval.fromSeconds('0.6', '1', 1000)) }));
     const after = await dump(store, 'moved.eaf');
-    // a4 now starts on an aligned slot of its own; a3 still ends on the unaligned ts2
+    // a4 now starts on an aligned slot of its own at 600 ms. Between 0, 600 and 1500, unaligned
+    // ts2 and ts3 would read back at 300 and 1050 ms, not 500 and 1000: they are written aligned.
     expect(after.text).toMatch(/<TIME_SLOT TIME_SLOT_ID="ts\d+" TIME_VALUE="600"\/>/);
-    expect(after.text).toContain('<TIME_SLOT TIME_SLOT_ID="ts2"/>');
-    expect(after.text).toContain('<TIME_SLOT TIME_SLOT_ID="ts3"/>');
+    expect(after.text).toContain('<TIME_SLOT TIME_SLOT_ID="ts2" TIME_VALUE="500"/>');
+    expect(after.text).toContain('<TIME_SLOT TIME_SLOT_ID="ts3" TIME_VALUE="1000"/>');
+    expect(after.report.dropped).toContainEqual({ what: 'unaligned time slots whose time the neighbouring slots no longer give (written aligned)', count: 2 });
+    const back = await load(after.target);
+    expect(byEafId(back.annotations, 'a3').reference).toEqual(mediaRef('file:///media/session.wav', TimeInterval.fromSeconds('0', '0.5', 1000)));
+    expect(byEafId(back.annotations, 'a4').reference).toEqual(mediaRef('file:///media/session.wav', TimeInterval.fromSeconds('0.6', '1', 1000)));
   });
 });
 

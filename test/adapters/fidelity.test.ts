@@ -44,6 +44,44 @@ describe('OTIO', () => {
     expect(frames(again.annotations.find((annotation) => annotation.body.name === 'Clip-005') as Annotation)).toEqual([7, 16]);
   });
 
+  it("cuts a track at the end of its own source_range, as OTIO's track_trimmed_to_range does", async () => {
+    // fixtures/otio/track-end-trim.otio, by hand: track "trimmed" has source_range start 2, duration
+    // 10 (frames at 24), so it shows its local frames 2-12 at 0-10. Its children sit at local
+    // A 0-5, gap 5-7, B 7-11, C 11-17, a transition on the cut at 17, D 17-20 (with a marker).
+    // Minus 2: A -2-3 is cut to 0-3 (source 10 becomes 12, 3 frames), B 5-9 stays, C 9-15 is cut
+    // to 9-10 (source 50, 1 frame), and the transition (14-16) and D (15-18) lie wholly past the end.
+    const path = join(FIXTURES, 'otio/track-end-trim.otio');
+    const { annotations, warnings } = await loadWith(otioCodec, path);
+    const trimmed = annotations.filter((annotation) => annotation.tier === 'trimmed');
+    expect(trimmed.map((annotation) => [annotation.body.kind, annotation.body.name, ...frames(annotation)])).toEqual([
+      ['clip', 'A', 0, 3],
+      ['clip', 'B', 5, 9],
+      ['clip', 'C', 9, 10],
+    ]);
+    const sourceRange = (name: string) => {
+      const range = trimmed.find((annotation) => annotation.body.name === name)?.body.source_range as { start_time: { value: number; rate: number }; duration: { value: number; rate: number } };
+      return [range.start_time.value, range.duration.value, range.start_time.rate];
+    };
+    expect(sourceRange('A')).toEqual([12, 3, 24]);
+    expect(sourceRange('B')).toEqual([30, 4, 24]);
+    expect(sourceRange('C')).toEqual([50, 1, 24]);
+    expect(annotations.some((annotation) => annotation.body.kind === 'marker' || annotation.body.kind === 'transition')).toBe(false);
+    // The untrimmed track beside it is laid out whole.
+    expect(annotations.filter((annotation) => annotation.tier === 'untrimmed').map((annotation) => frames(annotation))).toEqual([[0, 20]]);
+    expect(warnings).toEqual([expect.stringMatching(/\(\$\.tracks\.children\[0\]\.source_range\): warning: track "trimmed" is trimmed by its source_range: 2 item\(s\) wholly outside it left out, 2 cut to it.*\[otio_track_trimmed\]$/)]);
+
+    const { store } = await loadWith(otioCodec, path);
+    const target = join(work, 'track-end-trim.otio');
+    await otioCodec.dump(store, target, dumpOptions(target));
+    const again = await loadWith(otioCodec, target);
+    expect(again.annotations.filter((annotation) => annotation.tier === 'trimmed').map((annotation) => [annotation.body.name, ...frames(annotation)])).toEqual([
+      ['A', 0, 3],
+      ['B', 5, 9],
+      ['C', 9, 10],
+    ]);
+    expect(again.warnings).toEqual([]);
+  });
+
   it('refuses an .otio file that holds no timeline, only a bare SerializableObject', async () => {
     const path = join(work, 'bare.otio');
     writeFileSync(path, '{\n    "OTIO_SCHEMA": "SerializableObject.1",\n    "metadata": {},\n    "name": ""\n}\n');

@@ -19,6 +19,10 @@ describe('WebVTT cue text markup for other formats', () => {
     expect(withoutWebVttMarkup('<ruby>漢<rt>kan</rt>字<rt>ji</rt></ruby>!')).toBe('漢字!');
     expect(withoutWebVttMarkup('<ruby>base<rt>unclosed</ruby> after')).toBe('base after');
     expect(withoutWebVttMarkup('a <00:00:01.000>b <01:02.500>c')).toBe('a b c');
+    // Only valid timestamps: SubRip text can hold digit-led tags that are not WebVTT's (found by the fuzzer).
+    expect(withoutWebVttMarkup('<99999999999999999999i>Hello</i>')).toBe('<99999999999999999999i>Hello</i>');
+    expect(withoutWebVttMarkup('<i>Hello</03.000 --> 00:00:04,04>')).toBe('<i>Hello</03.000 --> 00:00:04,04>');
+    expect(withoutWebVttMarkup('a<00:03.000 --> b>c')).toBe('a<00:03.000 --> b>c');
     expect(withoutWebVttMarkup('<b.x>bold</b> <i>it</i> <u.y.z>under</u>')).toBe('<b>bold</b> <i>it</i> <u>under</u>');
     expect(withoutWebVttMarkup('<font color="red">kept</font> &amp; 1 < 2')).toBe('<font color="red">kept</font> &amp; 1 < 2');
   });

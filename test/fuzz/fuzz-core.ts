@@ -215,8 +215,19 @@ function signature(annotation: Annotation): string {
   const reference = annotation.reference;
   const time = reference.kind === 'media' ? `${reference.interval.start.toFraction().num}/${reference.interval.start.toFraction().den}-${reference.interval.end.toFraction().num}/${reference.interval.end.toFraction().den}` : 'symbolic';
   const body = annotation.body as Record<string, unknown>;
-  const text = typeof body.text === 'string' ? body.text : typeof body.label === 'string' ? body.label : body.value === undefined || body.value === null ? '' : JSON.stringify(body.value);
+  const text = typeof body.text === 'string' ? body.text : typeof body.label === 'string' ? body.label : body.value === undefined || body.value === null ? '' : JSON.stringify(withoutFramerate(body.value));
   return `${annotation.tier}\u0000${time}\u0000${text}`;
+}
+
+/**
+ * A Label Studio value's `framerate` is time, not text: the writer adds it to a result read at
+ * another rate than its task's, and the interval, compared exactly, says whether it was right.
+ */
+function withoutFramerate(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('framerate' in value)) return value;
+  const { framerate: _framerate, ...rest } = value as Record<string, unknown>;
+  void _framerate;
+  return rest;
 }
 
 function describe(error: unknown): string {

@@ -6,6 +6,8 @@ import { loadedDocument } from '../loaded-document.js';
 import { loadIntoStore } from '../load-into-store.js';
 import { FormatParseError } from '../errors.js';
 import { AnnotError } from '../../errors/annot-error.js';
+import { hasBodySchema, validateBody } from '../../schemas/registry.js';
+import type { LoadOptions } from '../adapter.js';
 
 /** The `.annot` file read and written as a format: a lossless copy, nothing dropped. */
 export const annotCodec: FormatCodec = {
@@ -15,7 +17,7 @@ export const annotCodec: FormatCodec = {
       store = await SqliteStore.open(path, { readonly: true });
       const tiers = await store.listTiers();
       const meta = await store.listMeta();
-      return loadedDocument({ tiers, meta, annotations: guarded(streamThenClose(store), options.sourceName) });
+      return loadedDocument({ tiers, meta, annotations: checkedBodies(guarded(streamThenClose(store), options.sourceName), options) });
     } catch (error) {
       await store?.close().catch(() => undefined);
       throw damaged(error, options.sourceName);
@@ -62,5 +64,29 @@ async function* guarded(annotations: AsyncIterable<Annotation>, file: string): A
     yield* annotations;
   } catch (error) {
     throw damaged(error, file);
+  }
+}
+
+/**
+ * Every other reader builds bodies that fit their schemas; a stored body comes as it was written,
+ * so a damaged file, or one written by a tool that skipped validation, can hold one that does not.
+ * Each such body is an error finding naming the annotation and the field, as `annot validate` would.
+ */
+async function* checkedBodies(annotations: AsyncIterable<Annotation>, options: LoadOptions): AsyncGenerator<Annotation> {
+  for await (const annotation of annotations) {
+    if (hasBodySchema(annotation.body_schema_uri)) {
+      const result = validateBody(annotation.body_schema_uri, annotation.body);
+      for (const issue of result.errors) {
+        options.report({
+          code: 'body_schema',
+          severity: 'error',
+          file: options.sourceName,
+          location: { path: `annotation ${annotation.id} ${issue.path}` },
+          message: `${issue.message} (schema ${annotation.body_schema_uri})`,
+          annotation_id: annotation.id,
+        });
+      }
+    }
+    yield annotation;
   }
 }

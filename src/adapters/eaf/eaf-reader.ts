@@ -1,5 +1,6 @@
 import { annotationRef, makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
 import { newAnnotationId } from '../../model/ids.js';
+import { validateTierConstraint } from '../../model/tier-constraint.js';
 import { makeTier, type Tier, type TierStereotype } from '../../model/tier.js';
 import { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
@@ -18,6 +19,7 @@ import {
   toPlain,
   type DocumentParts,
 } from './eaf-model.js';
+import { resolveSlotTimes } from './slot-times.js';
 import { lineAndColumn, type XmlElement } from './xml-scan.js';
 
 export interface ReadEaf {
@@ -140,16 +142,21 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     if (others.length > 0) metadata.other_attributes = Object.fromEntries(others);
     if (type?.controlledVocabulary) metadata.controlled_vocabulary = type.controlledVocabulary;
     let parent: string | null = parentRef ?? null;
-    // A dependent tier whose linguistic type is missing but which holds REF_ANNOTATIONs: those
-    // can only be symbolic, and association is ELAN's default for them (a damaged or hand-edited file).
-    if (stereotype === 'NONE' && type === undefined && parent !== null && parent !== name && tierNames.has(parent) && holdsRefAnnotations(element)) {
-      stereotype = 'SYMBOLIC_ASSOCIATION';
+    // A dependent tier whose linguistic type is missing, or gives no constraint ELAN knows, but
+    // which holds REF_ANNOTATIONs: those can only be symbolic, and association is ELAN's default
+    // for them (a damaged or hand-edited file). A parent annotation with several of them makes it
+    // a subdivision (an association allows one).
+    const symbolic = stereotype === 'NONE' && parent !== null && parent !== name && tierNames.has(parent) ? guessSymbolic(element) : null;
+    if (symbolic !== null) {
+      stereotype = symbolic;
+      const written = symbolic === 'SYMBOLIC_SUBDIVISION' ? 'Symbolic_Subdivision' : 'Symbolic_Association';
+      const why = type === undefined ? 'names no existing LINGUISTIC_TYPE' : `has a LINGUISTIC_TYPE with ${type.constraint === null ? 'no constraint' : `the unknown constraint "${type.constraint}"`}`;
       options.report({
         code: 'stereotype_guessed',
         severity: 'warning',
         file,
         location: { ...lineAndColumn(text, element.offset), path: `TIER[@TIER_ID="${name}"]` },
-        message: `tier "${name}" names no existing LINGUISTIC_TYPE but holds REF_ANNOTATIONs under "${parent}": read as Symbolic_Association`,
+        message: `tier "${name}" ${why} but holds REF_ANNOTATIONs under "${parent}": read as ${written}`,
       });
     }
     // ELAN needs both a constraint and an existing parent; a file with one but not the other
@@ -167,6 +174,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
   // Annotations, per tier, in file order.
   const rawByTier = new Map<string, RawAnnotation[]>();
   const rawById = new Map<string, RawAnnotation>();
+  const tierOfId = new Map<string, string>();
   tierElements.forEach((tierElement, tierIndex) => {
     const list: RawAnnotation[] = [];
     let position = 0;
@@ -197,6 +205,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
       }
       list.push(raw);
       rawById.set(eafId, raw);
+      tierOfId.set(eafId, tierElement.attributes.TIER_ID);
 
       function slotFor(id: string | undefined, attribute: string): Slot {
         const slot = id === undefined ? undefined : slots.get(id);
@@ -209,6 +218,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
 
   const milliseconds = (ms: number): RationalTime => (Number.isInteger(ms) && rate === 1000 ? new RationalTime(ms, 1000) : clock.seconds(`${ms}e-3`));
   const uuidOf = new Map<string, string>();
+  const rawOfUuid = new Map<string, RawAnnotation>();
   const annotations: Annotation[] = [];
   const deferred: RawAnnotation[] = [];
   const annotatorOf = new Map(tiers.map((tier) => [tier.name, typeof tier.metadata.annotator === 'string' ? tier.metadata.annotator : undefined]));
@@ -233,17 +243,52 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
     else reference = annotationRef(uuidOf.get(raw.ref as string) as string);
     annotations.push(makeAnnotation({ id, tier, reference, body, body_schema_uri: EAF_ANNOTATION_SCHEMA, provenance: provenanceFor(tier) }));
     uuidOf.set(raw.eafId, id);
+    rawOfUuid.set(id, raw);
   };
 
+  const tierByName = new Map(tiers.map((tier) => [tier.name, tier]));
+  /**
+   * A REF_ANNOTATION on a dependent tier must refer to an annotation of the parent tier (ELAN
+   * allows nothing else); one that does not is an error finding and is left out, with whatever
+   * refers to it in turn, like a reference to a missing annotation.
+   */
+  const emitReference = (tier: Tier, raw: RawAnnotation): void => {
+    const targetTier = tierOfId.get(raw.ref as string);
+    if (tier.parent === null) {
+      options.report({
+        code: 'unknown_target',
+        severity: 'error',
+        file,
+        location: { ...lineAndColumn(text, raw.element.offset), path: raw.path },
+        message: `REF_ANNOTATION ${raw.eafId} is on tier "${tier.name}", which has no parent tier (PARENT_REF) for it to refer into; left out`,
+      });
+      return;
+    }
+    if (targetTier !== tier.parent) {
+      options.report({
+        code: 'unknown_target',
+        severity: 'error',
+        file,
+        location: { ...lineAndColumn(text, raw.element.offset), path: raw.path },
+        message: `REF_ANNOTATION ${raw.eafId} on tier "${tier.name}" refers to ANNOTATION_REF="${raw.ref}", an annotation of tier "${targetTier}", not of its parent tier "${tier.parent}"; left out`,
+      });
+      return;
+    }
+    emit(tier.name, raw);
+  };
+
+  // Times given to unaligned slots, parents' tiers first (see resolveSlotTimes).
+  const interpolated = new Map<Slot, number>();
   for (const tier of ordered) {
     const list = rawByTier.get(tier.name) ?? [];
-    const times = resolveSlotTimes(list, slotList);
+    const times = resolveSlotTimes(list.flatMap((raw) => (raw.kind === 'alignable' ? [[raw.slot1 as Slot, raw.slot2 as Slot] as const] : [])), slotList, interpolated);
+    for (const [slot, ms] of times) interpolated.set(slot, ms);
     for (const raw of list) {
       if (raw.kind !== 'alignable') continue;
       const slot1 = raw.slot1 as Slot;
       const slot2 = raw.slot2 as Slot;
-      const startMs = slot1.value ?? (times.get(slot1) as number);
-      let endMs = slot2.value ?? (times.get(slot2) as number);
+      const startMs = slot1.value ?? (interpolated.get(slot1) as number);
+      let endMs = slot2.value ?? (interpolated.get(slot2) as number);
       if (endMs < startMs) {
         if (slot1.value !== null && slot2.value !== null) fail(raw.element, raw.path, `an end (TIME_SLOT_REF2 "${slot2.id}" = ${slot2.value} ms) not before the start (TIME_SLOT_REF1 "${slot1.id}" = ${slot1.value} ms)`);
         endMs = startMs; // interpolation of unsorted slots; the slots stay unaligned on the way back
@@ -261,7 +306,7 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
       emit(tier.name, raw, interval, timeFields);
     }
     for (const raw of symbolicOrder(list)) {
-      if (uuidOf.has(raw.ref as string)) emit(tier.name, raw);
+      if (uuidOf.has(raw.ref as string)) emitReference(tier, raw);
       else deferred.push(raw);
     }
   }
@@ -286,14 +331,13 @@ export function readEaf(root: XmlElement, text: string, options: LoadOptions): R
       }
       break;
     }
-    for (const raw of pending) if (uuidOf.has(raw.ref as string)) emit(tierOfRaw(raw), raw);
+    for (const raw of pending) if (uuidOf.has(raw.ref as string)) emitReference(tierByName.get(tierOfId.get(raw.eafId) as string) as Tier, raw);
     pending = still;
   }
-  function tierOfRaw(raw: RawAnnotation): string {
-    for (const [tier, list] of rawByTier) if (list.includes(raw)) return tier;
-    return '';
-  }
 
+  reportTierViolations(ordered, annotations, (id) => rawOfUuid.get(id), (raw, id, code, message) =>
+    options.report({ code, severity: 'error', file, location: { ...lineAndColumn(text, raw.element.offset), path: raw.path }, message, annotation_id: id }),
+  );
   const meta: Record<string, string> = { [EAF_DOCUMENT_META]: JSON.stringify(parts) };
   return { tiers: ordered, meta, annotations, clock };
 }
@@ -325,45 +369,41 @@ function symbolicOrder(list: readonly RawAnnotation[]): RawAnnotation[] {
 }
 
 /**
- * Times for the unaligned slots of one tier, as ELAN displays them: spread evenly between the
- * nearest aligned slots of the same tier (a subdivided parent's boundaries), falling back to the
- * nearest aligned slots of the whole TIME_ORDER, then to 0 before the first one and to the last
- * one after it. Whole milliseconds, rounded down.
+ * A file whose annotations break their tiers' constraints (a child outside its parent, a gap in a
+ * time subdivision: a damaged slot, a hand edit) is still read, but each break is an error finding
+ * at the annotation's element, so `annot validate` refuses the file and says where.
  */
-function resolveSlotTimes(list: readonly RawAnnotation[], all: readonly Slot[]): Map<Slot, number> {
-  const times = new Map<Slot, number>();
-  let anyUnaligned = false;
-  for (const raw of list) if (raw.kind === 'alignable' && (raw.slot1?.value === null || raw.slot2?.value === null)) anyUnaligned = true;
-  if (!anyUnaligned) return times;
-  const used = new Set<Slot>();
-  for (const raw of list) {
-    if (raw.kind !== 'alignable') continue;
-    used.add(raw.slot1 as Slot);
-    used.add(raw.slot2 as Slot);
+function reportTierViolations(
+  tiers: readonly Tier[],
+  annotations: readonly Annotation[],
+  rawOf: (id: string) => RawAnnotation | undefined,
+  report: (raw: RawAnnotation, id: string, code: string, message: string) => void,
+): void {
+  if (!tiers.some((tier) => tier.parent !== null)) return;
+  const byTier = new Map<string, Annotation[]>(tiers.map((tier) => [tier.name, []]));
+  for (const annotation of annotations) byTier.get(annotation.tier)?.push(annotation);
+  const tierByName = new Map(tiers.map((tier) => [tier.name, tier]));
+  for (const tier of tiers) {
+    if (tier.parent === null) continue;
+    const parent = tierByName.get(tier.parent) ?? null;
+    for (const violation of validateTierConstraint(tier, byTier.get(tier.name) ?? [], parent, parent ? byTier.get(parent.name) ?? [] : [])) {
+      const raw = violation.annotation_id === null ? undefined : rawOf(violation.annotation_id);
+      // The message names annotations by ELAN's ANNOTATION_ID, not the UUIDs the file never had.
+      if (raw) report(raw, violation.annotation_id as string, violation.code, violation.message.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => rawOf(id)?.eafId ?? id));
+    }
   }
-  const sequence = [...used].sort((a, b) => a.index - b.index);
-  const globalBefore = (slot: Slot): number | null => {
-    for (let index = slot.index - 1; index >= 0; index--) if (all[index].value !== null) return all[index].value;
-    return null;
-  };
-  const globalAfter = (slot: Slot): number | null => {
-    for (let index = slot.index + 1; index < all.length; index++) if (all[index].value !== null) return all[index].value;
-    return null;
-  };
-  for (let index = 0; index < sequence.length; index++) {
-    if (sequence[index].value !== null) continue;
-    let end = index;
-    while (end + 1 < sequence.length && sequence[end + 1].value === null) end++;
-    const before = index > 0 ? (sequence[index - 1].value as number) : (globalBefore(sequence[index]) ?? 0);
-    const after = end + 1 < sequence.length ? (sequence[end + 1].value as number) : (globalAfter(sequence[end]) ?? before);
-    const count = end - index + 1;
-    const span = Math.max(0, after - before);
-    for (let k = 1; k <= count; k++) times.set(sequence[index + k - 1], before + Math.floor((span * k) / (count + 1)));
-    index = end;
-  }
-  return times;
 }
 
-function holdsRefAnnotations(tier: XmlElement): boolean {
-  return tier.children.some((annotation) => annotation.children.some((child) => child.name === 'REF_ANNOTATION'));
+/** The symbolic stereotype a tier's REF_ANNOTATIONs imply, or null when it holds none. */
+function guessSymbolic(tier: XmlElement): TierStereotype | null {
+  const perParent = new Map<string, number>();
+  for (const annotation of tier.children) {
+    for (const child of annotation.children) {
+      if (child.name !== 'REF_ANNOTATION') continue;
+      const parent = child.attributes.ANNOTATION_REF ?? '';
+      perParent.set(parent, (perParent.get(parent) ?? 0) + 1);
+    }
+  }
+  if (perParent.size === 0) return null;
+  return [...perParent.values()].some((count) => count > 1) ? 'SYMBOLIC_SUBDIVISION' : 'SYMBOLIC_ASSOCIATION';
 }

@@ -6,6 +6,7 @@ import type { RationalTime } from '../../time/rational-time.js';
 import type { TimeInterval } from '../../time/time-interval.js';
 import type { DumpReport } from '../adapter.js';
 import { bodyText, bodyTextKey } from '../flat-cues.js';
+import { parentsFirst } from '../load-into-store.js';
 import {
   ANNOTATION_ATTRIBUTE_KEYS,
   CONSTRAINT_DESCRIPTIONS,
@@ -16,6 +17,7 @@ import {
   type DocumentParts,
   type PlainElement,
 } from './eaf-model.js';
+import { resolveSlotTimes, type SlotPosition } from './slot-times.js';
 import { attributeList, ChunkedWriter, escapeAttribute, escapeText } from './xml-write.js';
 
 /** Body keys the EAF format keeps; any other body field is reported as dropped. */
@@ -223,6 +225,8 @@ export async function writeEaf(store: AnnotationStore, path: string, now: Date =
 
   await writer.write('    <TIME_ORDER>\n');
   const ordered = [...slots.values()].sort((a, b) => a.ms - b.ms || slotNumber(a) - slotNumber(b) || a.order - b.order);
+  const realigned = alignWhereInterpolationDiffers(ordered, slots, parentsFirst(tiers).map((tier) => written.get(tier.name) ?? []));
+  if (realigned > 0) drop('unaligned time slots whose time the neighbouring slots no longer give (written aligned)', realigned);
   for (const slot of ordered) {
     await writer.write(`        <TIME_SLOT TIME_SLOT_ID="${escapeAttribute(slot.name)}"${slot.aligned ? ` TIME_VALUE="${slot.ms}"` : ''}/>\n`);
   }
@@ -359,6 +363,37 @@ function plainXml(element: PlainElement, depth: number): string {
   }
   if (element.text !== undefined && element.text !== '') return `${open}>${escapeText(element.text)}</${element.name}>\n`;
   return `${open}/>\n`;
+}
+
+/**
+ * An unaligned slot is read back at the time interpolated from its neighbours in the TIME_ORDER
+ * (see resolveSlotTimes); one whose own time that would not give (an edit, or a damaged file whose
+ * slots were out of order) is written aligned instead. Aligning one slot changes what its unaligned
+ * neighbours get, so this repeats until nothing changes. Returns how many were aligned.
+ */
+function alignWhereInterpolationDiffers(ordered: readonly SlotOut[], slots: ReadonlyMap<string, SlotOut>, tiersInReadOrder: ReadonlyArray<ReadonlyArray<{ slot1?: string; slot2?: string }>>): number {
+  let aligned = 0;
+  const indexOf = new Map(ordered.map((slot, index) => [slot, index]));
+  while (ordered.some((slot) => !slot.aligned)) {
+    const all = ordered.map((slot, index) => ({ index, value: slot.aligned ? slot.ms : null }));
+    const positionOf = (name: string | undefined): SlotPosition => all[indexOf.get(slots.get(name as string) as SlotOut) as number];
+    let changed = false;
+    const known = new Map<SlotPosition, number>();
+    for (const list of tiersInReadOrder) {
+      const pairs = list.filter((item) => item.slot1 !== undefined).map((item) => [positionOf(item.slot1), positionOf(item.slot2)] as const);
+      for (const [position, ms] of resolveSlotTimes(pairs, all, known)) {
+        known.set(position, ms);
+        const slot = ordered[position.index];
+        if (!slot.aligned && slot.ms !== ms) {
+          slot.aligned = true;
+          aligned++;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  return aligned;
 }
 
 function slotNumber(slot: SlotOut): number {

@@ -142,6 +142,11 @@ function scanStartTag(text: string, open: number, emit: (element: XmlElement, se
     if (Object.prototype.hasOwnProperty.call(attributes, key)) fail(position, `attribute ${key} once in <${name}>; it is repeated`);
     attributes[key] = raw.indexOf('&') === -1 ? raw : decodeEntities(raw, text, position, fail);
     position = ATTRIBUTE.lastIndex;
+    // XML wants whitespace between attributes: `ID="a"TIME_VALUE="1"` is damage, not two attributes.
+    const next = text.charCodeAt(position);
+    if (next !== 0x3e && next !== 0x2f && next !== 0x20 && next !== 0x0a && next !== 0x09 && next !== 0x0d && !Number.isNaN(next)) {
+      fail(position, `whitespace, ">" or "/>" after attribute ${key} of <${name}>`);
+    }
   }
 }
 

@@ -22,7 +22,9 @@ const IDENTIFIER_KEYS = ['musicbrainz', 'slug', 'track_id', 'id'];
 /** One JAMS annotation (a namespace's data) as the reader sees it. */
 interface JamsAnnotation {
   readonly tier: string;
-  readonly observations: readonly Observation[];
+  /** The annotation's data as parsed, read into observations on demand (see observationsOf). */
+  readonly data: unknown;
+  readonly path: string;
   readonly attributedTo?: string;
 }
 
@@ -71,14 +73,22 @@ export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
     const jams: Record<string, unknown> = { namespace: namespaces[index], position: index, annotation: kept, dense: isObject(data) };
     if (Object.keys(nonFinite).length > 0) jams.non_finite = nonFinite;
     tiers.push(makeTier({ name: tierNames[index], metadata: { jams } }));
-    annotations.push({ tier: tierNames[index], observations: observationsOf(data, `${path}.data`, file), attributedTo: annotatorOf(record.annotation_metadata) });
+    annotations.push({ tier: tierNames[index], data, path: `${path}.data`, attributedTo: annotatorOf(record.annotation_metadata) });
   });
 
-  const times: number[] = [];
-  for (const annotation of annotations) {
-    for (const observation of annotation.observations) times.push(observation.time, observation.duration);
+  // One pass over the observations checks them all and finds the rate their times need; the
+  // annotations are made on a second pass as they are read, so no copy of a million
+  // observations is ever held beside the parsed file.
+  function* allTimes(): Generator<number> {
+    for (const annotation of annotations) {
+      for (const observation of observationsOf(annotation.data, annotation.path, file)) {
+        yield observation.time;
+        yield observation.duration;
+      }
+    }
   }
-  const clock = new ImportClock(options.rate ?? decimalRateFor(times), options.strictTime);
+  const neededRate = decimalRateFor(allTimes());
+  const clock = new ImportClock(options.rate ?? neededRate, options.strictTime);
   const assetId = options.assetId ?? assetIdOf(document.file_metadata);
   const meta: Record<string, string> = {};
   if (document.file_metadata !== undefined) meta[JAMS_META.fileMetadata] = stringifyWithNonFinite(document.file_metadata);
@@ -89,7 +99,7 @@ export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
   async function* generate(): AsyncGenerator<Annotation> {
     for (const annotation of annotations) {
       const provenance = importProvenance('jams', options, annotation.attributedTo);
-      for (const observation of annotation.observations) {
+      for (const observation of observationsOf(annotation.data, annotation.path, file)) {
         const start = clock.seconds(observation.time, observation.timePath);
         const end = start.plus(clock.seconds(observation.duration, observation.durationPath));
         const { body, confidence } = bodyOf(observation);
@@ -133,13 +143,17 @@ function tierNamesFor(namespaces: readonly string[]): string[] {
   });
 }
 
-/** Observations of a JAMS annotation's data: a list of observations, or the old dense columns. */
-function observationsOf(data: unknown, path: string, file: string): Observation[] {
+/**
+ * Observations of a JAMS annotation's data, one at a time: a list of observations, or the old
+ * dense columns. A malformed one throws where it is met.
+ */
+function* observationsOf(data: unknown, path: string, file: string): Generator<Observation> {
   if (Array.isArray(data)) {
-    return data.map((observation, index) => {
+    for (let index = 0; index < data.length; index++) {
+      const observation: unknown = data[index];
       const at = `${path}[${index}]`;
       if (!isObject(observation)) throw new FormatParseError(file, { path: at }, 'expected an observation {time, duration, value, confidence}');
-      return {
+      yield {
         timePath: `${at}.time`,
         durationPath: `${at}.duration`,
         time: timeOf(observation.time, `${at}.time`, file),
@@ -147,7 +161,8 @@ function observationsOf(data: unknown, path: string, file: string): Observation[
         value: observation.value,
         confidence: observation.confidence,
       };
-    });
+    }
+    return;
   }
   if (isObject(data)) {
     const column = (key: string): unknown[] => {
@@ -163,16 +178,19 @@ function observationsOf(data: unknown, path: string, file: string): Observation[
     if (durations.length !== times.length) {
       throw new FormatParseError(file, { path: `${path}.duration` }, `expected ${times.length} durations, one per time, got ${durations.length}`);
     }
-    return times.map((time, index) => ({
-      timePath: `${path}.time[${index}]`,
-      durationPath: `${path}.duration[${index}]`,
-      time: timeOf(time, `${path}.time[${index}]`, file),
-      duration: timeOf(durations[index], `${path}.duration[${index}]`, file),
-      value: values[index] ?? null,
-      confidence: confidences[index] ?? null,
-    }));
+    for (let index = 0; index < times.length; index++) {
+      yield {
+        timePath: `${path}.time[${index}]`,
+        durationPath: `${path}.duration[${index}]`,
+        time: timeOf(times[index], `${path}.time[${index}]`, file),
+        duration: timeOf(durations[index], `${path}.duration[${index}]`, file),
+        value: values[index] ?? null,
+        confidence: confidences[index] ?? null,
+      };
+    }
+    return;
   }
-  if (data === undefined || data === null) return [];
+  if (data === undefined || data === null) return;
   throw new FormatParseError(file, { path }, 'expected the annotation data: a list of observations or dense columns {time, duration, value, confidence}');
 }
 

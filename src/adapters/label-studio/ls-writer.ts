@@ -6,7 +6,7 @@ import type { TimeInterval } from '../../time/time-interval.js';
 import type { DumpOptions, DumpReport } from '../adapter.js';
 import { ImportClock } from '../import-clock.js';
 import { CONTAINER_KINDS, LABEL_STUDIO_REGION_SCHEMA, LABEL_STUDIO_TASKS_META, REGION_PLACEHOLDER, type ContainerKind } from './ls-reader.js';
-import { framerateFromText, framesAt, regionInterval, regionTime, type TimeUnit } from './region-time.js';
+import { framerateFromText, framerateOf, framerateText, framesAt, regionInterval, regionTime, type TimeUnit } from './region-time.js';
 
 type Json = Record<string, unknown>;
 
@@ -73,6 +73,7 @@ export async function writeLabelStudio(store: AnnotationStore, path: string, opt
   }
   const all = [...tasks, ...newTasks.values()];
   for (const task of all) keepFramerate(task, annotations);
+  for (const task of all) keepResultFramerates(task, annotations);
   for (const task of all) {
     if (isObject(task.data)) continue;
     const first = CONTAINER_KINDS.flatMap((kind) => (Array.isArray(task[kind]) ? (task[kind] as Json[]) : [])).flatMap((c) => c.result as Json[])[0];
@@ -149,8 +150,30 @@ function keepFramerate(task: Json, annotations: readonly Annotation[]): void {
   const ids = new Set(CONTAINER_KINDS.flatMap((kind) => (Array.isArray(task[kind]) ? (task[kind] as Json[]) : [])).flatMap((c) => (c.result as Json[]).map((r) => r.id)));
   const region = annotations.find((a) => a.body_schema_uri === LABEL_STUDIO_REGION_SCHEMA && typeof a.body.framerate === 'string' && ids.has(a.body.id ?? a.id) && !('framerate' in (a.body.value as Json)));
   if (!region) return;
-  const text = region.body.framerate as string;
-  task.data = { ...(isObject(task.data) ? task.data : {}), framerate: /^\d+$/.test(text) ? Number(text) : text };
+  task.data = { ...(isObject(task.data) ? task.data : {}), framerate: framerateValue(region.body.framerate as string) };
+}
+
+/**
+ * A task's data holds one frame rate; a result read at another (from its own label config tag,
+ * or Label Studio's default) says its rate in its value, which the reader looks at first.
+ */
+function keepResultFramerates(task: Json, annotations: readonly Annotation[]): void {
+  const bodyOf = new Map<unknown, Json>(annotations.filter((a) => a.body_schema_uri === LABEL_STUDIO_REGION_SCHEMA).map((a) => [(a.body as Json).id ?? a.id, a.body as Json]));
+  for (const kind of CONTAINER_KINDS) {
+    if (!Array.isArray(task[kind])) continue;
+    for (const container of task[kind] as Json[]) {
+      for (const result of container.result as Json[]) {
+        const body = bodyOf.get(result.id);
+        if (!body || body.time_unit !== 'frames' || typeof body.framerate !== 'string' || !isObject(result.value)) continue;
+        const readAs = framerateOf(result.value, task.data, undefined, result.to_name).rate;
+        if (framerateText(readAs) !== body.framerate) result.value = { ...result.value, framerate: framerateValue(body.framerate) };
+      }
+    }
+  }
+}
+
+function framerateValue(text: string): number | string {
+  return /^\d+$/.test(text) ? Number(text) : text;
 }
 
 function frames(time: TimeInterval['start'], rate: Fraction, counts: Counts): number {

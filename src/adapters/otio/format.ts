@@ -9,7 +9,8 @@ export const otioFormat: FormatAdapter = {
   description:
     'OpenTimelineIO timeline: tracks become tiers, clips and transitions exact rational intervals (NTSC rates exact), ' +
     'markers on timeline, tracks and clips annotations that are read back; names, metadata, media references and effects kept. ' +
-    'Nested stacks are flattened into tiers; loses provenance, confidence and annotation references.',
+    'Nested stacks are flattened into tiers; a track\'s or nested item\'s source_range trims what it shows (items past it left out or cut, ' +
+    'as OTIO\'s track_trimmed_to_range does, with a warning); loses provenance, confidence and annotation references.',
   bodySchemas: [OTIO_CLIP_SCHEMA, OTIO_MARKER_SCHEMA],
   sniff: looksLikeOtio,
   codec: () => import('./codec.js').then((module) => module.otioCodec),

@@ -18,7 +18,7 @@ import {
   TIMELINE_MARKERS_ROLE,
   type TimelineParts,
 } from './otio-model.js';
-import { addTimes, readOtioTime, subtractTimes } from './otio-time.js';
+import { addTimes, rateOf, readOtioTime, subtractTimes, writeOtioRange } from './otio-time.js';
 
 export interface ReadOtio {
   tiers: Tier[];
@@ -76,7 +76,13 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
   const tierNames = new Set<string>();
   const annotations: Annotation[] = [];
   const provenance = importProvenance('otio', options);
-  const time = (value: OtioValue | undefined, path: string): RationalTime | null => readOtioTime(value, clock, forced, path);
+  // A time that is there but unreadable (no rate, a rate of 0, a value that is not a number) is
+  // refused: read as zero it would move items, and what we wrote back would not say the same.
+  const time = (value: OtioValue | undefined, path: string): RationalTime | null => {
+    const read = readOtioTime(value, clock, forced, path);
+    if (read === null && value !== undefined && value !== null) return fail(path, 'an OTIO RationalTime: {"OTIO_SCHEMA": "RationalTime.1", "value": <number>, "rate": <number above 0>}');
+    return read;
+  };
   const startOf = (range: OtioValue | undefined, path: string): RationalTime => (isObject(range) ? (time(range.start_time, `${path}.start_time`) ?? zero) : zero);
   const durationOf = (range: OtioValue | undefined, path: string): RationalTime | null => (isObject(range) ? time(range.duration, `${path}.duration`) : null);
 
@@ -150,8 +156,22 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
    * track's own source_range trims it, so its child at local time t plays at origin + t - start
    * (OTIO's multiple_track.otio trims its third track by -7 frames: Clip-005 plays at 7-16).
    */
-  const walkTrack = (track: OtioObject, path: string, tier: string, origin: RationalTime): void => {
+  const walkTrack = (track: OtioObject, path: string, tier: string, origin: RationalTime, bounds?: Span): void => {
     let cursor = subtractTimes(origin, startOf(track.source_range, `${path}.source_range`));
+    // A nested track our dump wrote at the top (see ANNOT_TRACK_KEY) keeps its trim for the way
+    // back, but its items are laid out at their times on the timeline, not in that trim.
+    const window = annotInfo(track)?.nested_in === undefined ? trimWindow(track, path, origin, bounds) : null;
+    if (window === 'offset only') {
+      options.report({
+        code: 'otio_track_offset',
+        severity: 'warning',
+        file,
+        location: { path: `${path}.source_range` },
+        message: `track "${typeof track.name === 'string' ? track.name : ''}" has a source_range that shows none of its items (older cmx_3600 output writes the record start this way): read as an offset of its items only, none left out`,
+      });
+    }
+    let dropped = 0;
+    let clipped = 0;
     const children = Array.isArray(track.children) ? track.children : [];
     children.forEach((child, index) => {
       const where = `${path}.children[${index}]`;
@@ -161,6 +181,10 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
       if (kind === 'Transition') {
         const before = time(child.in_offset, `${where}.in_offset`) ?? zero;
         const after = time(child.out_offset, `${where}.out_offset`) ?? zero;
+        if (typeof window === 'object' && window !== null && !window.holds(cursor)) {
+          dropped++;
+          return;
+        }
         const body: Record<string, unknown> = { kind: 'transition', name, otio_schema: String(child.OTIO_SCHEMA) };
         if (isObject(child.metadata)) body.metadata = child.metadata;
         const extra = rest(child, new Set(['OTIO_SCHEMA', 'name', 'metadata']));
@@ -171,6 +195,14 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
       const duration = naturalDuration(child, where);
       const end = addTimes(cursor, duration);
       const sourceStart = startOf(child.source_range, `${where}.source_range`);
+      const visible = typeof window === 'object' && window !== null ? window.clip(cursor, end) : { start: cursor, end };
+      if (visible === null) {
+        // Wholly outside the track's trim: OTIO's track_trimmed_to_range removes it, markers and all.
+        if (kind !== 'Gap') dropped++;
+        cursor = end;
+        return;
+      }
+      if (kind !== 'Gap' && !(visible.start.equals(cursor) && visible.end.equals(end))) clipped++;
       if (kind === 'Gap') {
         markers(child.markers, `${where}.markers`, tier, defaultAsset, subtractTimes(cursor, sourceStart), 'track');
       } else if (kind === 'Clip') {
@@ -182,8 +214,9 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
         const extra = rest(child, CLIP_FIELDS);
         if (extra) body.extra = extra;
         const id = newAnnotationId();
-        add(tier, asset, cursor, end, body, OTIO_CLIP_SCHEMA, id);
         const mediaStart = isObject(child.source_range) ? sourceStart : startOf(isObject(reference) ? reference.available_range : undefined, `${where}.media_reference.available_range`);
+        if (visible.start !== cursor || visible.end !== end) body.source_range = trimmedRange(child.source_range, mediaStart, cursor, visible);
+        add(tier, asset, visible.start, visible.end, body, OTIO_CLIP_SCHEMA, id);
         markers(child.markers, `${where}.markers`, tier, asset, subtractTimes(cursor, mediaStart), 'clip', id);
       } else {
         // A nested stack or track, or an item of a schema annot does not interpret: kept whole
@@ -191,10 +224,12 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
         const body: Record<string, unknown> = { kind: 'item', name, otio_schema: String(child.OTIO_SCHEMA) };
         if (isObject(child.metadata)) body.metadata = child.metadata;
         if (child.source_range !== undefined) body.source_range = child.source_range;
+        if (visible.start !== cursor || visible.end !== end) body.source_range = trimmedRange(child.source_range, sourceStart, cursor, visible);
         const nested = kind === 'Stack' || kind === 'Track' || kind === 'Sequence';
         const extra = rest(child, new Set(['OTIO_SCHEMA', 'name', 'metadata', 'source_range', ...(nested ? ['children'] : [])]));
         if (extra) body.extra = extra;
-        add(tier, defaultAsset, cursor, end, body, OTIO_CLIP_SCHEMA);
+        // What a partly trimmed nested item holds is laid out whole on its own tiers.
+        add(tier, defaultAsset, visible.start, visible.end, body, OTIO_CLIP_SCHEMA);
         if (nested) {
           // A nested track trims itself (walkTrack subtracts its start); a stack's trim shifts its layers.
           const innerOrigin = kind === 'Stack' ? subtractTimes(cursor, sourceStart) : cursor;
@@ -209,12 +244,60 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
             const innerName = typeof innerTrack.name === 'string' ? innerTrack.name : '';
             const label = kind === 'Stack' ? `${tier} / ${name || 'stack'} / ${innerName || 'track'}` : `${tier} / ${innerName || 'track'}`;
             const innerTier = declareTrack(innerTrack, label, { nested_in: tier });
-            walkTrack(innerTrack, innerPath, innerTier, innerOrigin);
+            // What the nested item shows of its layers is what it shows in this track.
+            walkTrack(innerTrack, innerPath, innerTier, innerOrigin, visible);
           });
         }
       }
       cursor = end;
     });
+    if (dropped > 0 || clipped > 0) {
+      options.report({
+        code: 'otio_track_trimmed',
+        severity: 'warning',
+        file,
+        location: { path: `${path}.source_range` },
+        message: `track "${typeof track.name === 'string' ? track.name : ''}" is trimmed by ${bounds === undefined ? 'its source_range' : 'the nested item holding it'}: ${dropped} item(s) wholly outside it left out, ${clipped} cut to it, as OTIO's track_trimmed_to_range does`,
+      });
+    }
+  };
+
+  /**
+   * The part of the parent's time a track shows: with a source_range, from `origin` (its
+   * start_time) for its duration; inside a nested item, no more than the item shows (`bounds`).
+   * Null when nothing trims it. A zero-length item on an edge is inside; a longer one must
+   * overlap the window by more than a point.
+   */
+  const trimWindow = (track: OtioObject, path: string, origin: RationalTime, bounds?: Span): { holds(at: RationalTime): boolean; clip(start: RationalTime, end: RationalTime): Span | null } | 'offset only' | null => {
+    if (!isObject(track.source_range) && bounds === undefined) return null;
+    const length = isObject(track.source_range) ? durationOf(track.source_range, `${path}.source_range`) : null;
+    if (bounds === undefined && length !== null && length.gt(zero)) {
+      // A trim that misses every item is no trim: read as an offset, or the whole track would vanish.
+      const trimStart = startOf(track.source_range, `${path}.source_range`);
+      const extent = naturalDuration({ ...track, source_range: null }, path);
+      if (extent.gt(zero) && (!addTimes(trimStart, length).gt(zero) || !trimStart.lt(extent))) return 'offset only';
+    }
+    let first = isObject(track.source_range) ? origin : (bounds as Span).start;
+    let last = length === null ? null : addTimes(origin, length);
+    if (bounds !== undefined) {
+      if (bounds.start.gt(first)) first = bounds.start;
+      if (last === null || bounds.end.lt(last)) last = bounds.end;
+    }
+    const holds = (at: RationalTime): boolean => !at.lt(first) && (last === null || !at.gt(last));
+    return {
+      holds,
+      clip(start, end) {
+        if (start.equals(end)) return holds(start) ? { start, end } : null;
+        if (!end.gt(first) || (last !== null && !start.lt(last))) return null;
+        return { start: start.lt(first) ? first : start, end: last !== null && end.gt(last) ? last : end };
+      },
+    };
+  };
+
+  /** An item's source_range cut as the track's trim cuts the item: later start, shorter duration. */
+  const trimmedRange = (range: OtioValue | undefined, mediaStart: RationalTime, placedAt: RationalTime, visible: { start: RationalTime; end: RationalTime }): OtioObject => {
+    const start = addTimes(mediaStart, subtractTimes(visible.start, placedAt));
+    return writeOtioRange(start, subtractTimes(visible.end, visible.start), rateOf(range));
   };
 
   const declareTrack = (track: OtioObject, base: string, extraMetadata: Record<string, unknown> = {}): string => {
@@ -256,6 +339,11 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
     markers(stackMarkers, `${stackPath}.markers`, tier, defaultAsset, zero, 'timeline');
   }
   return { tiers, meta: { [OTIO_TIMELINE_META]: JSON.stringify(parts) }, annotations, clock };
+}
+
+interface Span {
+  start: RationalTime;
+  end: RationalTime;
 }
 
 /** A track holding one item that stands alone in a stack (or at the top of the file). */

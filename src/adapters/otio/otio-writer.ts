@@ -143,18 +143,29 @@ export async function writeOtio(store: AnnotationStore, path: string): Promise<D
 
 /**
  * Where a kept track's local time 0 lies on the timeline: minus its source_range start. When an
- * item or transition now starts before that point, the trim cannot be kept: the track is written
- * untrimmed (source_range null) from 0.
+ * item or transition now starts before that point, or ends after the trim's end, the trim cannot
+ * be kept: the track is written untrimmed (source_range null) from 0.
  */
 function trackTrim(tier: Tier | undefined, items: readonly Timed[], transitions: readonly Timed[]): { origin: RationalTime; dropRange: boolean } {
   const fields = tier && isObject(tier.metadata.track as OtioValue) ? (tier.metadata.track as OtioObject) : null;
   const range = fields?.source_range;
   if (!isObject(range)) return { origin: ZERO, dropRange: false };
-  const start = otioTime(range.start_time as JsonValue);
-  if (start === null || start.v === 0) return { origin: ZERO, dropRange: false };
+  const start = otioTime(range.start_time as JsonValue) ?? ZERO;
   const origin = subtractTimes(ZERO, start);
   const earliest = [...items.map((item) => item.reference.interval.start), ...transitions.map(cutOf)];
   if (origin.lt(ZERO) || earliest.some((time) => time.lt(origin))) return { origin: ZERO, dropRange: true };
+  // The trim also ends the track: it shows local start_time to start_time + duration, which is 0
+  // to duration on the timeline, and the load leaves out or cuts what lies past that.
+  // (A nested tier's track is written at the top, its items at their times: the load ignores its end.)
+  const duration = typeof tier?.metadata.nested_in === 'string' ? null : otioTime(range.duration as JsonValue);
+  if (duration !== null) {
+    const last = duration;
+    const latest = [...items.map((item) => item.reference.interval.end), ...transitions.map(cutOf)];
+    // A trim that misses every item is read as an offset only (see walkTrack): kept as it is.
+    const extent = latest.reduce((max, time) => (time.gt(max) ? time : max), origin);
+    const offsetOnly = latest.length > 0 && (!addTimes(start, duration).gt(ZERO) || !start.lt(subtractTimes(extent, origin)));
+    if (!offsetOnly && latest.some((time) => time.gt(last))) return { origin: ZERO, dropRange: true };
+  }
   return { origin, dropRange: false };
 }
 
@@ -191,13 +202,17 @@ function intoLanes(items: readonly Timed[]): Timed[][] {
 const clock = new ImportClock(1_000_000);
 const otioTime = (value: JsonValue | undefined): RationalTime | null => readOtioTime(value as OtioValue, clock, false, 'body');
 
-/** A transition's cut: start + in_offset as the body kept it, else the middle of the interval. */
+/** A transition's cut: start + in_offset (or end - out_offset) as the body kept them, else the middle of the interval. */
 function cutOf(transition: Timed): RationalTime {
   const interval = transition.reference.interval;
   const extra = transition.body.extra;
   const before = isObject(extra as OtioValue) ? otioTime((extra as Record<string, JsonValue>).in_offset) : null;
   const after = isObject(extra as OtioValue) ? otioTime((extra as Record<string, JsonValue>).out_offset) : null;
-  if (before && after && addTimes(before, after).equals(subtractTimes(interval.end, interval.start))) return addTimes(interval.start, before);
+  const length = subtractTimes(interval.end, interval.start);
+  if (before && after && addTimes(before, after).equals(length)) return addTimes(interval.start, before);
+  // One offset missing (the load read it as zero): the other still places the cut.
+  if (before && !after && before.le(length)) return addTimes(interval.start, before);
+  if (after && !before && after.le(length)) return subtractTimes(interval.end, after);
   const half = subtractTimes(interval.end, interval.start);
   return addTimes(interval.start, new RationalTime(half.v, half.r * 2));
 }
@@ -251,7 +266,10 @@ function writeItem(item: Timed): { object: OtioObject; sourceStart: RationalTime
   if (body.kind === 'item') {
     const schema = typeof body.otio_schema === 'string' ? body.otio_schema : 'Gap.1';
     const nested = /^(Stack|Track|Sequence)\./.test(schema);
-    return { object: { OTIO_SCHEMA: schema, ...metadata, name, ...extra, ...(nested ? children : {}), ...range }, sourceStart: keptStart ?? ZERO };
+    // A nested stack or track is written empty (its tracks are tiers of their own): without a
+    // source_range its length would be its children's, none, so it says its length in one.
+    const ownRange = nested && !isObject(kept) ? { source_range: writeOtioRange(ZERO, duration) } : range;
+    return { object: { OTIO_SCHEMA: schema, ...metadata, name, ...extra, ...(nested ? children : {}), ...ownRange }, sourceStart: keptStart ?? ZERO };
   }
   const asset = item.reference.asset_id;
   const clip: OtioObject = { OTIO_SCHEMA: typeof body.otio_schema === 'string' ? body.otio_schema : 'Clip.2', ...metadata, name, ...range, ...defaults, markers: [], ...extra };

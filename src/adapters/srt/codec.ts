@@ -140,9 +140,11 @@ export async function writeSrt(selection: FlatSelection, path: string, options: 
       const written = bodyText(body);
       if (written === null) noText++;
       // WebVTT-only markup would show literally in SRT players: voices, classes, ruby, timestamp tags.
-      const plain = written === null ? '' : withoutWebVttMarkup(written);
+      // Text read from SubRip is SubRip text already: whatever tags it holds are written as they were.
+      const fromSrt = annotation.body_schema_uri === SRT_CUE_SCHEMA;
+      const plain = written === null ? '' : fromSrt ? written : withoutWebVttMarkup(written);
       if (plain !== (written ?? '')) cleaned++;
-      const speaker = typeof body.speaker === 'string' ? body.speaker : written === null ? null : firstVoice(written);
+      const speaker = typeof body.speaker === 'string' ? body.speaker : written === null || fromSrt ? null : firstVoice(written);
       let text = plain;
       if (speaker !== null && speaker.trim().length > 0) {
         if (prefix) text = `${speaker.replace(/[\r\n]+/g, ' ').trim()}: ${plain}`;

@@ -47,17 +47,18 @@ const DROPPED_TAGS = new Set(['v', 'c', 'lang', 'ruby', 'rt']);
 export function withoutWebVttMarkup(text: string): string {
   if (text.indexOf('<') === -1) return text;
   const noRubyText = text.indexOf('<rt') === -1 ? text : text.replace(RUBY_TEXT, '');
-  return noRubyText.replace(TAG, (whole: string, slash: string, name: string) => {
-    if (DROPPED_TAGS.has(name) || isTimestampTag(name)) return '';
+  return noRubyText.replace(TAG, (whole: string, slash: string, name: string, rest: string) => {
+    if (DROPPED_TAGS.has(name) || (slash === '' && TIMESTAMP_TAG.test(name + rest))) return '';
     if (name === 'b' || name === 'i' || name === 'u') return `<${slash}${name}>`;
     return whole;
   });
 }
 
-function isTimestampTag(name: string): boolean {
-  const first = name.charCodeAt(0);
-  return first >= 48 && first <= 57;
-}
+/**
+ * A timestamp tag's content, a WebVTT timestamp (`00:17.500`, `01:02:03.456`). Only a valid one is
+ * removed: text from SubRip can hold `<99i>` or `</03.000 --> ...`, which players show as written.
+ */
+const TIMESTAMP_TAG = /^(?:\d{2,}:)?[0-5]\d:[0-5]\d\.\d{3}$/;
 
 const REFERENCES: Record<string, string> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f', quot: '"', apos: "'" };
 
