@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ANNOT_BIN } from '../support/run-cli.js';
 import { cliDir, LIGHTHOUSE, LIGHTHOUSE_MAKEFILE } from './cli-env.js';
@@ -12,6 +12,21 @@ const hasMake = (() => {
     return false;
   }
 })();
+
+/**
+ * Moves the mtimes of everything built into the past and the scene's to a moment after them, so
+ * the scene is newer than its targets whatever the file system's timestamp granularity, and
+ * whatever make then writes or touches is newer than the scene, however fast the machine.
+ */
+function sceneNewerThanBuild(scene: string, build: string): void {
+  const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
+  const age = (path: string): void => {
+    if (statSync(path).isDirectory()) for (const name of readdirSync(path)) age(join(path, name));
+    utimesSync(path, ago(20), ago(20));
+  };
+  age(build);
+  utimesSync(scene, ago(10), ago(10));
+}
 
 describe('the example Makefile', () => {
   const t = cliDir();
@@ -36,8 +51,7 @@ describe('the example Makefile', () => {
     // Touched but unchanged: the render runs once (all cached), the manifest keeps its content
     // and only its mtime moves past the scene's; the derived files, rebuilt from it, keep theirs
     // and only move their mtimes: the next `make` has nothing to do.
-    const later = new Date(Date.now() + 5000);
-    utimesSync(scene, later, later);
+    sceneNewerThanBuild(scene, join(t.dir, 'build'));
     const contents = () => [manifest, otio, html].map((p) => readFileSync(p, 'utf8'));
     const before = contents();
     const touched = make();
@@ -48,8 +62,7 @@ describe('the example Makefile', () => {
 
     // A changed line: one beat re-rendered, the manifest rewritten, the timelines rebuilt.
     writeFileSync(scene, readFileSync(scene, 'utf8').replace('It is. She is.', 'It is. She still is.'));
-    const edited = new Date(Date.now() + 10000);
-    utimesSync(scene, edited, edited);
+    sceneNewerThanBuild(scene, join(t.dir, 'build'));
     const changed = make();
     expect(changed).toContain('render timeline');
     expect(readFileSync(eaf, 'utf8')).toContain('It is. She still is.');
