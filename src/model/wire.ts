@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, issuesFromAjv } from '../schemas/ajv.js';
 import { readPackageSchema } from '../schemas/package-schemas.js';
+import { precompiledValidator } from '../schemas/precompiled.js';
 import type { ValidationIssue } from '../schemas/validation-issue.js';
 import { RationalTime, type RationalTimeWire } from '../time/rational-time.js';
 import { timeToOutput, type TimeStyle } from '../time/time-format.js';
@@ -8,6 +9,7 @@ import { resolveInterval, type ResolveOptions, type TimeInput } from '../time/ti
 import { TimeInterval, type TimeIntervalWire } from '../time/time-interval.js';
 import { makeAnnotation, type Annotation, type Reference } from './annotation.js';
 import { WireFormatError } from './errors.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import type { JsonObject, JsonValue } from '../json/json-body.js';
 import { makeTier, type Tier, type TierStereotype } from './tier.js';
 
@@ -199,11 +201,17 @@ let annotationValidate: ValidateFunction | undefined;
 let tierValidate: ValidateFunction | undefined;
 
 function annotationValidator(): ValidateFunction {
-  annotationValidate ??= createAjv().compile(readPackageSchema('annotation.json') as object);
+  annotationValidate ??= wireValidator('annotation.json');
   return annotationValidate;
 }
 
 function tierValidator(): ValidateFunction {
-  tierValidate ??= createAjv().compile(readPackageSchema('tier.json') as object);
+  tierValidate ??= wireValidator('tier.json');
   return tierValidate;
+}
+
+/** The build's compiled validator of a wire schema (precompiled.ts), else compiled here. */
+function wireValidator(file: 'annotation.json' | 'tier.json'): ValidateFunction {
+  const schema = readPackageSchema(file) as object;
+  return precompiledValidator(file, canonicalJson(schema, 'schema')) ?? createAjv().compile(schema);
 }

@@ -8,6 +8,7 @@ import {
   UnknownBodySchemaError,
 } from './errors.js';
 import { readPackageSchema } from './package-schemas.js';
+import { precompiledValidator } from './precompiled.js';
 import { parseBodySchemaUri, type BodySchemaId } from './schema-uri.js';
 import type { ValidationIssue } from './validation-issue.js';
 
@@ -41,12 +42,19 @@ export interface SchemaIndexEntry {
 
 /**
  * Body schemas by URI. Schemas are compiled by ajv on their first validation and the compiled
- * function is kept, so a schema is compiled once however many bodies it checks. The default
+ * function is kept, so a schema is compiled once however many bodies it checks; the built-in
+ * schemas come compiled by the build (precompiled.ts) unless replaced. The default
  * registry loads the built-in schemas from the package's schemas/ folder on first use.
  */
 export class BodySchemaRegistry {
   private readonly entries = new Map<string, Entry>();
-  private readonly ajv = createAjv();
+  /** Made on first need: the built-in schemas come compiled, and loading ajv is most of a first validation's cost. */
+  private ajvInstance: ReturnType<typeof createAjv> | undefined;
+
+  private get ajv(): ReturnType<typeof createAjv> {
+    this.ajvInstance ??= createAjv();
+    return this.ajvInstance;
+  }
 
   register(uri: string, schema: object, options: RegisterOptions = {}): void {
     const id = parseBodySchemaUri(uri, 'schema URI');
@@ -63,10 +71,12 @@ export class BodySchemaRegistry {
       if (existing.canonical === canonical) return;
       if (options.replace !== true) throw new BodySchemaConflictError(uri);
     }
-    if (!this.ajv.validateSchema(copy)) {
+    // A schema the build compiled was checked by ajv then.
+    const compiled = precompiledValidator(uri, canonical) !== null;
+    if (!compiled && !this.ajv.validateSchema(copy)) {
       throw new InvalidJsonSchemaError(uri, this.ajv.errorsText(this.ajv.errors));
     }
-    if (existing !== undefined) this.ajv.removeSchema(uri);
+    if (existing !== undefined) this.ajvInstance?.removeSchema(uri);
     this.entries.set(uri, { id, schema: deepFreeze(copy), canonical });
   }
 
@@ -97,7 +107,7 @@ export class BodySchemaRegistry {
     const entry = this.entry(uri);
     if (entry.validate === undefined) {
       try {
-        entry.validate = this.ajv.compile(entry.schema as Record<string, unknown>);
+        entry.validate = precompiledValidator(uri, entry.canonical) ?? this.ajv.compile(entry.schema as Record<string, unknown>);
       } catch (error) {
         throw new InvalidJsonSchemaError(uri, error instanceof Error ? error.message : String(error), { cause: error });
       }
