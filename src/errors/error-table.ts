@@ -50,6 +50,9 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   ANNOT_DUPLICATE_ID: row(409),
   ANNOT_TIER_IN_USE: row(409),
   ANNOT_TIER_OVERLAP: row(409),
+  // An edit breaking a stereotype's constraint: a clash with the other annotations as they are now
+  // (the parent's interval, the siblings), which the client resolves by editing those first.
+  ANNOT_TIER_CONSTRAINT: row(409),
   ANNOT_KEY_MISMATCH: row(422),
   // Only an uploaded file is opened while answering a request: not an .annot file (or a newer one).
   ANNOT_STORE_FORMAT: row(422),
