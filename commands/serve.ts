@@ -85,7 +85,12 @@ export default class Serve extends AnnotCommand {
           notice(`annot serve: ${path} keeps no ${what}: dropped for ${plural(count, 'annotation')} in the saved file (they stay in memory while the server runs)`);
         }
       },
-      failed: (error) => notice(`annot serve: ${error.message}; the edits stay in memory, and the next edit or the shutdown tries again [${error.code}]`),
+      failed: (error) =>
+        notice(
+          error.code === 'ANNOT_FILE_CHANGED_ON_DISK'
+            ? `annot serve: ${error.message} [${error.code}]`
+            : `annot serve: ${error.message}; the edits stay in memory, and the next edit or the shutdown tries again [${error.code}]`,
+        ),
     });
     const { store } = served;
     let server;

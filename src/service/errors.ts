@@ -29,3 +29,12 @@ export class TierConstraintError extends AnnotError {
     super(message);
   }
 }
+
+/**
+ * `annot serve FILE`: FILE changed on disk (another program wrote it) since annot serve loaded or
+ * last saved it, so the edits are not saved over it. They stay in memory; at shutdown they are
+ * written to a new file beside it instead.
+ */
+export class FileChangedOnDiskError extends AnnotError {
+  readonly code = 'ANNOT_FILE_CHANGED_ON_DISK';
+}
