@@ -5,7 +5,11 @@
 // measured beside the same update on a 10,000-annotation store (target <= 1.5x), for a word
 // retimed inside its utterance and for an utterance grown around its 9 words. The same update on
 // a 100,000-annotation store whose words tier is NONE (no constraint to check) is reported beside
-// them: the guard's own overhead per edit.
+// them: the guard's own overhead per edit. Last, what still grows: a symbolic child has no time,
+// so a deletion on a tier with a symbolic child tier finds the children by target, compared in SQL
+// over the whole table (there is no index by target); a refused delete of an utterance with its
+// SYMBOLIC_ASSOCIATION translation, 50,000 utterances and 50,000 translations, beside the same on
+// a 10x smaller store (reported, no target).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +95,38 @@ try {
     });
   }
   for (const { store } of [large, small, free]) await store.close();
+
+  const refusedDeletes = async (name, utterances) => {
+    const store = await SqliteStore.open(join(scratch, `${name}.annot`), { create: true });
+    await store.addTier(makeTier({ name: 'utt' }));
+    await store.addTier(makeTier({ name: 'trans', stereotype: 'SYMBOLIC_ASSOCIATION', parent: 'utt' }));
+    const all = [];
+    for (let i = 0; i < utterances; i++) {
+      all.push(at(uttId(i), 'utt', i * 5000, i * 5000 + 4000));
+      all.push(makeAnnotation({ id: wordId(i, 0), tier: 'trans', reference: { kind: 'annotation', target_id: uttId(i) }, body: { text: 'translation' }, body_schema_uri: 'annot://schema/label/v1', provenance }));
+    }
+    await store.addMany(all);
+    const service = new AnnotationService(store);
+    const timing = await latencies(async (n) => {
+      const id = uttId((n * 7919) % utterances);
+      const refused = await service.deleteAnnotation(id, 'bench').then(() => false, (error) => error.code === 'ANNOT_TIER_CONSTRAINT');
+      if (!refused) throw new Error(`the delete of ${id} was not refused`);
+    }, { runs: 200, warmup: 10 });
+    const count = await store.count();
+    await store.close();
+    return { timing, count };
+  };
+  const symbolicLarge = await refusedDeletes('symbolic-large', 50_000);
+  const symbolicSmall = await refusedDeletes('symbolic-small', 5_000);
+  report({
+    name: `refused delete of a parent with a SYMBOLIC_ASSOCIATION child, ${symbolicLarge.count.toLocaleString('en')} annotations (sqlite; children found by target in SQL)`,
+    figure: symbolicLarge.timing.p50,
+    unit: 'ms (p50)',
+    reference: `the same on ${symbolicSmall.count.toLocaleString('en')} annotations`,
+    referenceFigure: symbolicSmall.timing.p50,
+    higherIsBetter: false,
+    extra: { p99_ms: symbolicLarge.timing.p99.toFixed(3) },
+  });
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -69,6 +69,7 @@ export class SavedFileStore extends MemoryStore {
 
   /** Records the file as it is now, before it is read: the saves compare the file with this. */
   async rememberFileOnDisk(): Promise<void> {
+    if (!this.options.save) return;
     const found = await fileOnDisk(this.options.path);
     this.onDisk = typeof found === 'object' ? found : undefined;
   }

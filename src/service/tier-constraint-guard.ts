@@ -1,6 +1,7 @@
 import type { Annotation, MediaRef } from '../model/annotation.js';
 import { validateTierConstraint, type TierViolation } from '../model/tier-constraint.js';
 import type { Tier, TierStereotype } from '../model/tier.js';
+import { annotationsReferringTo } from '../store/referring-reads.js';
 import type { AnnotationStore } from '../store/store.js';
 import { TimeInterval } from '../time/time-interval.js';
 import { TierConstraintError } from './errors.js';
@@ -30,8 +31,9 @@ const RULES: Readonly<Record<TierStereotype, string>> = {
  * Refuses (TierConstraintError) an edit that would break a tier constraint (tier-constraint.ts)
  * that holds now. Only the edit's neighbourhood is read: on each constraint the edited annotation
  * takes part in, as a child or as a parent, the parent and child annotations around its old and
- * new place, found by window queries (a symbolic tier, whose children have no time, is read whole
- * only when a symbolic link is made or broken). That neighbourhood is checked before and after the
+ * new place, found by window queries. A symbolic child has no time: the children referring to a
+ * parent are found by their target (in SQL on an .annot file, by reading the tier elsewhere), and
+ * only when a symbolic link is made or broken. That neighbourhood is checked before and after the
  * edit, and only violations the edit adds are refused, so a file that already breaks a constraint
  * still loads and can be edited, and repaired one edit at a time.
  */
@@ -113,10 +115,7 @@ async function symbolicScene(store: AnnotationStore, child: Tier, parent: Tier, 
   const children = new Map<string, Annotation>();
   // Only a removed parent or an association (one child per parent) needs the target's other children.
   if (parentRemoved || child.stereotype === 'SYMBOLIC_ASSOCIATION') {
-    for (const found of await store.byTier(child.name)) {
-      const target = targetOf(found);
-      if (target !== null && targets.has(target)) children.set(found.id, found);
-    }
+    for (const found of await annotationsReferringTo(store, child.name, targets)) children.set(found.id, found);
   }
   const parents = new Map<string, Annotation>();
   for (const id of targets) {

@@ -8,13 +8,16 @@ import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { AnnotationService } from '../../src/service/annotation-service.js';
 import { TierConstraintError } from '../../src/service/errors.js';
 import { validateAnnotations } from '../../src/service/validate-annotations.js';
+import type { OpLoggedStore } from '../../src/oplog/op-logged-store.js';
+import { MemoryStore } from '../../src/store/memory.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
 import { connectTools } from '../mcp/mcp-client.js';
 import { tempDir } from '../support/sample-annot.js';
 
-// Edits through the service that would break a tier's stereotype are refused, on a real .annot file.
+// Edits through the service that would break a tier's stereotype are refused, on a real .annot file
+// and on the memory store a served file in another format lives in.
 //
 //   utt (NONE)          u1 [0, 4.8)                      u2 [6, 9)
 //   words (INCLUDED_IN)   w1 [1, 2)   w2 [3, 4)              w3 [6.5, 7)
@@ -50,8 +53,9 @@ const input = (tier: string, start: number, end: number, extra: Record<string, u
 });
 const retime = (start: number, end: number) => ({ reference: { kind: 'media', asset_id: ASSET, interval: { start: { v: start, r: 1000 }, end: { v: end, r: 1000 } } } });
 
-async function openSample(path: string): Promise<{ store: SqliteStore; service: AnnotationService }> {
-  const store = await SqliteStore.open(path, { create: true });
+async function openSample(path: string | null): Promise<{ store: OpLoggedStore; service: AnnotationService }> {
+  // A path: an .annot file; null: the memory store a served file in another format is read into.
+  const store = path === null ? new MemoryStore() : await SqliteStore.open(path, { create: true });
   const service = new AnnotationService(store);
   await service.apply(
     [
@@ -77,14 +81,14 @@ async function openSample(path: string): Promise<{ store: SqliteStore; service: 
   return { store, service };
 }
 
-describe('the service refuses edits that break a tier constraint (SQLite store)', () => {
+describe.each(['sqlite', 'memory'])('the service refuses edits that break a tier constraint (%s store)', (kind) => {
   const { dir, cleanup } = tempDir();
   afterAll(cleanup);
   let n = 0;
-  let store: SqliteStore;
+  let store: OpLoggedStore;
   let service: AnnotationService;
   beforeEach(async () => {
-    ({ store, service } = await openSample(join(dir, `sample-${n++}.annot`)));
+    ({ store, service } = await openSample(kind === 'sqlite' ? join(dir, `sample-${n++}.annot`) : null));
   });
   afterEach(() => store.close());
 
@@ -202,7 +206,7 @@ describe('the service refuses edits that break a tier constraint (SQLite store)'
 
 describe('a refused edit over HTTP and MCP', () => {
   const { dir, cleanup } = tempDir();
-  let store: SqliteStore;
+  let store: OpLoggedStore;
   let server: RunningServer;
   beforeAll(async () => {
     ({ store } = await openSample(join(dir, 'served.annot')));
