@@ -8,7 +8,7 @@ import { notice, writeLine } from '../src/cli/output.js';
 
 export default class Serve extends AnnotCommand {
   static override description =
-    'Serve annotations over HTTP (REST + OpenAPI at /openapi.json, its human page at /docs, the timeline page at /). Without a file the store lives in memory. A .annot file is served in place (and created when missing); a file in any other format annot convert reads (WebVTT, EAF, TextGrid...) is read into memory and every edit is saved back to it in its own format, atomically, shortly after the edit and on shutdown (what the format cannot keep is printed at start). Stops cleanly on Ctrl-C or SIGTERM';
+    'Serve annotations over HTTP (REST + OpenAPI at /openapi.json, its human page at /docs, the timeline page at /). Without a file the store lives in memory. A .annot file is served in place (and created when missing); a file in any other format annot convert reads (WebVTT, EAF, TextGrid...) is read into memory and every edit is saved back to it in its own format, atomically, shortly after the edit and on shutdown (what the format cannot keep is printed at start), but never over a file another program changed meanwhile (the edits then go to FILE.unsaved beside it at shutdown). Edits that would break a tier constraint are refused. Stops cleanly on Ctrl-C or SIGTERM';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve fixtures/tour/interview.eaf --media fixtures/tour/interview.mp4   # then open the printed URL: the timeline page',
@@ -85,7 +85,12 @@ export default class Serve extends AnnotCommand {
           notice(`annot serve: ${path} keeps no ${what}: dropped for ${plural(count, 'annotation')} in the saved file (they stay in memory while the server runs)`);
         }
       },
-      failed: (error) => notice(`annot serve: ${error.message}; the edits stay in memory, and the next edit or the shutdown tries again [${error.code}]`),
+      failed: (error) =>
+        notice(
+          error.code === 'ANNOT_FILE_CHANGED_ON_DISK'
+            ? `annot serve: ${error.message} [${error.code}]`
+            : `annot serve: ${error.message}; the edits stay in memory, and the next edit or the shutdown tries again [${error.code}]`,
+        ),
     });
     const { store } = served;
     let server;

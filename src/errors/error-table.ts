@@ -50,6 +50,9 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   ANNOT_DUPLICATE_ID: row(409),
   ANNOT_TIER_IN_USE: row(409),
   ANNOT_TIER_OVERLAP: row(409),
+  // An edit breaking a stereotype's constraint: a clash with the other annotations as they are now
+  // (the parent's interval, the siblings), which the client resolves by editing those first.
+  ANNOT_TIER_CONSTRAINT: row(409),
   ANNOT_KEY_MISMATCH: row(422),
   // Only an uploaded file is opened while answering a request: not an .annot file (or a newer one).
   ANNOT_STORE_FORMAT: row(422),
@@ -60,6 +63,8 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   ANNOT_CLOCK_OUT_OF_RANGE: row(400),
   // A served file in another format that could not be written back (the server's own disk, not the request).
   ANNOT_SAVE_FAILED: row(500),
+  // A served file another program changed on disk: the edits are not saved over it (a clash with its state).
+  ANNOT_FILE_CHANGED_ON_DISK: row(409),
   // time: query strings, tool arguments and body times in seconds or timecodes
   ANNOT_LOSSY_TIME: row(400),
   ANNOT_INVALID_TIME: row(400),

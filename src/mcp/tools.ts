@@ -61,7 +61,8 @@ const addAnnotation = defineTool({
     'Creates one annotation on a tier and returns it (with its new id). A time-based annotation needs asset_id, start_seconds and end_seconds: ' +
     `the half-open span [start, end) of that media asset, each time given as ${TIME_FORMS}, and stored exactly; ` +
     'start = end makes a point. An annotation about another annotation (a gloss, a translation) gives target_annotation_id instead and has no time. ' +
-    'The tier must exist (add_tier first; list_tiers shows them). The body is checked against body_schema_uri ' +
+    'The tier must exist (add_tier first; list_tiers shows them), and the annotation must fit its stereotype: on an INCLUDED_IN or TIME_SUBDIVISION tier ' +
+    'inside an annotation of the parent tier, on a symbolic tier referring to one (ANNOT_TIER_CONSTRAINT says which rule it would break). The body is checked against body_schema_uri ' +
     `(default ${DEFAULT_BODY_SCHEMA_URI}, body {"text": "..."}; registered: ${listBodySchemas().join(', ')}). ` +
     'Set generated_by to the model or agent that produced the content (e.g. "agent:whisper-large-v3") and confidence when it is a suggestion ' +
     'a human should review with accept_ai_suggestion.',
@@ -170,7 +171,10 @@ const getAnnotation = defineTool({
 const deleteAnnotation = defineTool({
   name: 'delete_annotation',
   title: 'Delete an annotation',
-  description: 'Deletes one annotation by id and returns what was deleted. The op-log keeps it: state_at with an earlier clock still shows it.',
+  description:
+    'Deletes one annotation by id and returns what was deleted. The op-log keeps it: state_at with an earlier clock still shows it. ' +
+    'An annotation that still has children on a tier constrained by its own (INCLUDED_IN, TIME_SUBDIVISION, symbolic) is not deleted ' +
+    '(ANNOT_TIER_CONSTRAINT names them): delete or move the children first.',
   input: { annotation_id: annotationId, actor },
   output: z.object({ deleted: z.literal(true), annotation: annotationShape }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -1,5 +1,6 @@
 import { AnnotError, InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import { errorRow } from '../errors/error-table.js';
+import type { TierViolation } from '../model/tier-constraint.js';
 import type { ValidationIssue } from '../schemas/validation-issue.js';
 
 /** The one error shape every failing response has, whatever failed: `{error: {code, message, details?}}`. */
@@ -127,11 +128,14 @@ export function statusFor(error: AnnotError): number {
 
 /** Machine-readable details a client can act on, for the errors that have them. */
 function detailsOf(error: AnnotError): { details?: Record<string, unknown> } {
-  const fields = error as AnnotError & { issues?: unknown; currentEtag?: unknown; parameter?: unknown; limit?: unknown };
+  const fields = error as AnnotError & { issues?: unknown; currentEtag?: unknown; parameter?: unknown; limit?: unknown; violations?: unknown };
   const details: Record<string, unknown> = {};
   if (Array.isArray(fields.issues)) details.issues = fields.issues;
   if (typeof fields.currentEtag === 'string') details.current_etag = fields.currentEtag;
   if (typeof fields.parameter === 'string') details.parameter = fields.parameter;
+  if (Array.isArray(fields.violations)) {
+    details.violations = (fields.violations as TierViolation[]).map(({ tier, code, annotation_id, related_ids, message }) => ({ tier, code, annotation_id, related_ids, message }));
+  }
   if (error instanceof BodyTooLargeError && error.limit >= 0) details.limit_bytes = error.limit;
   return Object.keys(details).length > 0 ? { details } : {};
 }
@@ -149,7 +153,7 @@ export const ERROR_BODY_SCHEMA = {
       properties: {
         code: { type: 'string', description: 'a stable ANNOT_* code to key on' },
         message: { type: 'string', description: 'what went wrong and what to do, for a person' },
-        details: { type: 'object', description: 'machine-readable details: issues (validation), current_etag (412), parameter (query), limit_bytes (413)' },
+        details: { type: 'object', description: 'machine-readable details: issues (validation), current_etag (412), parameter (query), limit_bytes (413), violations (a tier constraint an edit would break, 409)' },
       },
     },
   },

@@ -55,7 +55,7 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   400: 'the request cannot be read (query parameter, malformed body, unknown format)',
   401: 'missing or wrong bearer token (servers started with a token)',
   404: 'no such resource',
-  409: 'conflicts with the current state (duplicate id)',
+  409: 'conflicts with the current state (a duplicate id, or a tier constraint the edit would break: details.violations)',
   412: 'If-Match does not match the current ETag; nothing was changed',
   413: 'body over the size limit',
   415: 'unsupported Content-Type (send application/json)',

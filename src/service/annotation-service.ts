@@ -1,4 +1,4 @@
-import { annotationEtag } from '../digest/etag.js';
+import { annotationEtag, ifMatchSatisfied } from '../digest/etag.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { makeAnnotation, type Annotation } from '../model/annotation.js';
 import { WireFormatError } from '../model/errors.js';
@@ -17,6 +17,7 @@ import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { ResolveOptions, TimeInput } from '../time/time-input.js';
 import { PreconditionRequiredError } from './errors.js';
+import { assertKeepsTierConstraints, type AnnotationEdit } from './tier-constraint-guard.js';
 import { queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
 import { PageContinuations, queryPage, queryWirePage, type Page, type PagePosition, type WirePage } from './query-page.js';
 
@@ -48,6 +49,8 @@ export interface Mutated<T> {
 export class AnnotationService {
   /** Listings paged over HTTP, kept open between pages. */
   private readonly continuations = new PageContinuations();
+  /** Guarded edits, one at a time: two edits checked against the same neighbours cannot together break a constraint. */
+  private editTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly store: OpLoggedStore,
@@ -88,7 +91,7 @@ export class AnnotationService {
     }
     const annotation = annotationFromWire(wire);
     checkBody(annotation);
-    const clock = await this.apply([{ kind: 'add_annotation', annotation }], actor);
+    const clock = await this.applyEdit({ before: null, after: annotation }, [{ kind: 'add_annotation', annotation }], actor);
     return { value: annotation, clock };
   }
 
@@ -113,20 +116,46 @@ export class AnnotationService {
     if (unknown.length > 0) {
       throw new WireFormatError('patch', unknown.map((key) => ({ path: `patch.${key}`, message: `cannot be changed (changeable: ${allowed.join(', ')})`, keyword: 'additionalProperties' })));
     }
-    const current = await this.getAnnotation(id);
-    const wire = annotationToWire(current) as unknown as Record<string, unknown>;
-    const merged = { ...wire, ...patch, id: current.id, provenance: wire.provenance };
-    // Only a patch that sets the reference has times to resolve; the current ones stay as they are.
-    const revised = annotationFromWire(patch.reference !== undefined ? resolveWireTimes(merged, times) : merged);
-    checkBody(revised);
-    const clock = await this.apply([{ kind: 'update_annotation', annotation: revised, ifMatch }], actor);
-    return { value: revised, clock };
+    return this.inEditTurn(async () => {
+      const current = await this.getAnnotation(id);
+      const wire = annotationToWire(current) as unknown as Record<string, unknown>;
+      const merged = { ...wire, ...patch, id: current.id, provenance: wire.provenance };
+      // Only a patch that sets the reference has times to resolve; the current ones stay as they are.
+      const revised = annotationFromWire(patch.reference !== undefined ? resolveWireTimes(merged, times) : merged);
+      checkBody(revised);
+      // A stale If-Match is the client's to learn first (412), before whether its edit would fit.
+      if (ifMatchSatisfied(ifMatch, annotationEtag(current))) await assertKeepsTierConstraints(this.store, { before: current, after: revised });
+      const clock = await this.apply([{ kind: 'update_annotation', annotation: revised, ifMatch }], actor);
+      return { value: revised, clock };
+    });
   }
 
+  /**
+   * Deletes one annotation. An annotation with children on a tier constrained by its own (ELAN
+   * deletes those with it) is refused instead (TierConstraintError): the client deletes or moves
+   * the children first, so nothing goes without being named.
+   */
   async deleteAnnotation(id: string, actor: string, ifMatch?: string): Promise<Mutated<Annotation>> {
-    const current = await this.getAnnotation(id);
-    const clock = await this.apply([{ kind: 'delete_annotation', id, ifMatch }], actor);
-    return { value: current, clock };
+    return this.inEditTurn(async () => {
+      const current = await this.getAnnotation(id);
+      if (ifMatch === undefined || ifMatchSatisfied(ifMatch, annotationEtag(current))) await assertKeepsTierConstraints(this.store, { before: current, after: null });
+      const clock = await this.apply([{ kind: 'delete_annotation', id, ifMatch }], actor);
+      return { value: current, clock };
+    });
+  }
+
+  /** Applies one annotation edit once it is known to keep every tier constraint that holds now. */
+  private applyEdit(edit: AnnotationEdit, mutations: readonly Mutation[], actor: string): Promise<number> {
+    return this.inEditTurn(async () => {
+      await assertKeepsTierConstraints(this.store, edit);
+      return this.apply(mutations, actor);
+    });
+  }
+
+  private inEditTurn<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.editTurn.then(task, task);
+    this.editTurn = run.catch(() => undefined);
+    return run;
   }
 
   private queryAttributes(request: QueryRequest) {

@@ -42,6 +42,8 @@ export async function openServedStore(location: string | undefined, options: Ope
   }
   const path = location!;
   const store = new SavedFileStore({ path, format, save: options.save, delayMs: options.saveDelayMs, saved: options.saved, failed: options.failed, warn: options.warn });
+  // Before the read: a change made while it is read is then seen, and refused, at the first save.
+  await store.rememberFileOnDisk();
   const codec = await format.codec();
   const document = await codec.load(path, { sourceName: path, now: RationalTime.now(1000), report: options.report });
   await loadIntoStore(document, store);

@@ -11,7 +11,7 @@ export const PAGE = 512;
 export type SqliteStatements = Readonly<Record<StatementName, Database.Statement>>;
 
 type StatementName =
-  'dataVersion' | 'latestClock' | 'appendOp' | 'readOps' | 'getFileMeta' | 'insert' | 'update' | 'getById' | 'deleteById' | 'deleteBySeq' | 'count' | 'page' | 'byTier' | 'candidates' | 'tierCandidates' | 'wireCandidates' | 'wireTierCandidates' | 'wireKeyCandidates' | 'wireKeyTierCandidates' | 'wireBySeq' | 'keyCandidates' | 'keyPage' | 'addClass' | 'listClasses' | 'listTierNames' | 'getTier' | 'listTiers' | 'upsertTier' | 'setMeta' | 'getMeta' | 'listMeta';
+  'dataVersion' | 'latestClock' | 'appendOp' | 'readOps' | 'getFileMeta' | 'insert' | 'update' | 'getById' | 'deleteById' | 'deleteBySeq' | 'count' | 'page' | 'byTier' | 'referringTo' | 'candidates' | 'tierCandidates' | 'wireCandidates' | 'wireTierCandidates' | 'wireKeyCandidates' | 'wireKeyTierCandidates' | 'wireBySeq' | 'keyCandidates' | 'keyPage' | 'addClass' | 'listClasses' | 'listTierNames' | 'getTier' | 'listTiers' | 'upsertTier' | 'setMeta' | 'getMeta' | 'listMeta';
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
   const insertColumns = ['id', ...WRITE_COLUMNS];
@@ -29,6 +29,7 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     count: db.prepare('SELECT count(*) FROM annotations').pluck(),
     page: db.prepare(`SELECT ${SELECT}, seq FROM annotations WHERE seq > ? ORDER BY seq LIMIT ?`).raw(),
     byTier: db.prepare(`SELECT ${SELECT} FROM annotations WHERE tier = ? ORDER BY seq`).raw(),
+    referringTo: db.prepare(`SELECT ${SELECT} FROM annotations WHERE tier = ? AND target_id = ? ORDER BY seq`).raw(),
     candidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE}`).raw(),
     tierCandidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
     wireCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE}`).raw(),

@@ -318,6 +318,12 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     return (this.stmt.byTier.all(tier) as Row[]).map((row) => decode(row));
   }
 
+  /** The tier's annotations referring to `targetId` (referring-reads.ts): compared in SQL, only matches decoded. */
+  async referringTo(tier: string, targetId: string): Promise<Annotation[]> {
+    await this.idle();
+    return (this.stmt.referringTo.all(tier, targetId) as Row[]).map((row) => decode(row));
+  }
+
   async atTier(tier: string, query: TimeInterval): Promise<Annotation[]> {
     await this.idle();
     return this.select(candidateRanges(query, ['intersects'], this.knownClasses()), (x) => matchesIntersects(x, query), tier);

@@ -103,26 +103,50 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
     await page.waitForFunction((id) => window.annotTimeline.model.items.has(id), created.json.id, { timeout: 1000 });
   });
 
-  it('retimes a block dragged by its body, in the store', async () => {
-    await page.click('#zoom-fit');
-    const before = await byText('<laughs>');
-    const center = (await page.evaluate((id) => window.annotTimeline.blockCenter(id), before.id))!;
-    const pxPerSecond = await page.evaluate(() => window.annotTimeline.view.pxPerSecond);
+  /** Drags a block by its body `dx` pixels to the right, as a person would. */
+  const dragBy = async (id: string, dx: number) => {
+    const center = (await page.evaluate((block) => window.annotTimeline.blockCenter(block), id))!;
     await page.mouse.move(center.x, center.y);
     await page.mouse.down();
-    await page.mouse.move(center.x + 40, center.y, { steps: 5 });
-    await page.mouse.move(center.x + 80, center.y, { steps: 5 });
+    await page.mouse.move(center.x + dx / 2, center.y, { steps: 5 });
+    await page.mouse.move(center.x + dx, center.y, { steps: 5 });
     await page.mouse.up();
+  };
+  const seconds = (t: { v: number; r: number }) => t.v / t.r;
+
+  it('retimes a block dragged by its body, in the store', async () => {
+    await page.click('#zoom-fit');
+    const before = await byText('added from the test');
+    const pxPerSecond = await page.evaluate(() => window.annotTimeline.view.pxPerSecond);
+    await dragBy(before.id, 80);
     const shift = 80 / pxPerSecond;
     let after = before;
     for (let i = 0; i < 100 && after.reference.interval.start.v === before.reference.interval.start.v; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       after = (await api('GET', `/annotations/${before.id}`)).json;
     }
-    const seconds = (t: { v: number; r: number }) => t.v / t.r;
     expect(seconds(after.reference.interval.start)).toBeCloseTo(seconds(before.reference.interval.start) + shift, 1);
     expect(seconds(after.reference.interval.end) - seconds(after.reference.interval.start)).toBeCloseTo(seconds(before.reference.interval.end) - seconds(before.reference.interval.start), 2);
     expect(after.reference.interval.start.r).toBe(before.reference.interval.start.r);
+  });
+
+  it("refuses a parent dragged past its INCLUDED_IN child: the server's message is shown and the block goes back", async () => {
+    await page.click('#zoom-fit');
+    const laughs = await byText('<laughs>');
+    const gesture = await byText('point');
+    // <laughs> [2, 3) holds the gesture "point" [2.25, 2.6): 80 px to the right starts it after the gesture.
+    await dragBy(laughs.id, 80);
+    const message = page.locator('#refused-message');
+    await message.waitFor({ state: 'visible' });
+    expect(await message.textContent()).toMatch(new RegExp(`^annotation ${laughs.id} on tier "A-utt" would start at [\\d.]+ s, after the start of its child ${gesture.id} on "A-gesture" \\(starts 2\\.25 s\\): INCLUDED_IN children stay inside their parent`));
+    expect(await page.locator('#conflict h2').textContent()).toContain('409');
+    await page.waitForFunction(
+      ({ id, start }) => (window.annotTimeline.model.items.get(id) as { start: number } | undefined)?.start === start,
+      { id: laughs.id, start: seconds(laughs.reference.interval.start) },
+    );
+    expect((await api('GET', `/annotations/${laughs.id}`)).json.reference).toEqual(laughs.reference);
+    await page.click('#refused-ok');
+    await page.locator('#conflict').waitFor({ state: 'hidden' });
   });
 
   it('turns a concurrent edit into the 412 path: the current version is shown and the change is retried on it', async () => {
@@ -154,16 +178,16 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
   });
 
   it('saves the edits made on the page and over HTTP back to the .eaf', async () => {
-    const laughs = await byText('<laughs>');
-    const startMs = (laughs.reference.interval.start.v * 1000) / laughs.reference.interval.start.r;
+    const dragged = await byText('added from the test');
+    const startMs = (dragged.reference.interval.start.v * 1000) / dragged.reference.interval.start.r;
     await eventually(() => {
       const eaf = readFileSync(file, 'utf8');
       return eaf.includes('>added from the test<') && eaf.includes('>changed in the page<') && eaf.includes(`TIME_VALUE="${startMs}"`);
     }, 'the HTTP addition, the edited text and the dragged block in session.eaf');
-    // The file reads back whole. (validate exits 1 on it: the drag left the INCLUDED_IN gesture outside
-    // <laughs>, an edit the page allows; the save wrote what the store holds.)
+    // The file reads back whole, and valid: the drag that would have left the gesture outside <laughs> was refused.
     const validated = await runCli(['validate', file]);
     expect(validated.stdout).toContain('11 annotations in 6 tiers');
+    expect(validated.code).toBe(0);
   });
 
   it('seeks the media by clicking the axis, and writes a screenshot under test-output/', async () => {

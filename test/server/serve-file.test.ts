@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -126,6 +126,57 @@ describe('annot serve FILE.vtt (any format, saved back)', () => {
       const text = readFileSync(file, 'utf8');
       expect(text).toContain('00:00:27.000 --> 00:00:29.000\nfirst\n');
       expect(text).toContain('Good evening, and welcome to the harbour.');
+    } finally {
+      expect(await served.stop()).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('does not save over a file another program changed: refuses, says so once, keeps the edits, writes them beside it at SIGTERM and exits 1', async () => {
+    const file = copyOfTalk();
+    const beside = file.replace(/\.vtt$/, '.unsaved.vtt');
+    const served = await serveCli([file, '--save-delay', '0']);
+    expect((await call(`${served.url}/annotations`, 'POST', cue(27, 29, 'saved first'))).status).toBe(201);
+    await eventually(() => readFileSync(file, 'utf8').includes('\nsaved first\n'), 'the first edit in talk.vtt');
+
+    // Another writer replaces the file (an editor saving its own version).
+    const theirs = `${readFileSync(TALK, 'utf8')}\n00:01:00.000 --> 00:01:02.000\nwritten elsewhere\n`;
+    writeFileSync(file, theirs);
+    expect((await call(`${served.url}/annotations`, 'POST', cue(30, 31, 'refused save'))).status).toBe(201);
+    await eventually(() => served.stderr().includes('[ANNOT_FILE_CHANGED_ON_DISK]'), 'the refusal on stderr');
+    const line = served.stderr().split('\n').find((text) => text.includes('ANNOT_FILE_CHANGED_ON_DISK'))!;
+    expect(line).toMatch(new RegExp(`^annot serve: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} was changed on disk by another program since annot serve saved it \\(edits up to clock 1\\) \\(\\d+ → \\d+ bytes, modified .*\\), so the edits up to clock 2 are not saved over it; they stay in memory, .*Stop the server \\(Ctrl-C\\) to write them to .*talk\\.unsaved\\.vtt instead`));
+    expect(readFileSync(file, 'utf8')).toBe(theirs);
+    // Still refused with the next edit, and told once; the edits are served from memory.
+    expect((await call(`${served.url}/annotations`, 'POST', cue(32, 33, 'also in memory'))).status).toBe(201);
+    expect(((await call(`${served.url}/annotations?start=27&end=40`, 'GET')).json as Wire[]).map((a) => a.body.text)).toEqual(['saved first', 'refused save', 'also in memory']);
+
+    const stopped = await served.stop('SIGTERM');
+    expect(stopped.code).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe(theirs);
+    expect(served.stderr().split('\n').filter((text) => text.includes('ANNOT_FILE_CHANGED_ON_DISK') && text.startsWith('annot serve:'))).toHaveLength(1);
+    expect(served.stderr()).toContain(`${file} was changed on disk by another program, so the edits up to clock 3 were not saved over it: they are in ${beside}`);
+    const kept = readFileSync(beside, 'utf8');
+    for (const text of ['saved first', 'refused save', 'also in memory', 'Good evening, and welcome to the harbour.']) expect(kept).toContain(text);
+    expect(kept).not.toContain('written elsewhere');
+  });
+
+  it('saves over a file that was only touched, or put back as it was saved', async () => {
+    const file = copyOfTalk();
+    const served = await serveCli([file, '--save-delay', '0']);
+    try {
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(file, later, later);
+      expect((await call(`${served.url}/annotations`, 'POST', cue(27, 29, 'after a touch'))).status).toBe(201);
+      await eventually(() => readFileSync(file, 'utf8').includes('\nafter a touch\n'), 'the save after a touch');
+
+      const saved = readFileSync(file);
+      writeFileSync(file, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nsomeone else\n');
+      expect((await call(`${served.url}/annotations`, 'POST', cue(30, 31, 'waits'))).status).toBe(201);
+      await eventually(() => served.stderr().includes('[ANNOT_FILE_CHANGED_ON_DISK]'), 'the refusal');
+      writeFileSync(file, saved);
+      expect((await call(`${served.url}/annotations`, 'POST', cue(32, 33, 'saved again'))).status).toBe(201);
+      await eventually(() => readFileSync(file, 'utf8').includes('\nsaved again\n'), 'the save once the file is back');
+      expect(readFileSync(file, 'utf8')).toContain('\nwaits\n');
     } finally {
       expect(await served.stop()).toEqual({ code: 0, signal: null });
     }

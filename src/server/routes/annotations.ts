@@ -122,7 +122,7 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
       querystring: WRITE_QUERY,
       headers: headers({ ...IF_MATCH_HEADER, ...ACTOR_HEADER }, ['If-Match']),
       body: { content: { 'application/json': { schema: ref('AnnotationPatch') } } },
-      response: { 200: json('updated', ref('Annotation'), { ...CLOCK, ...ETAG }), ...errors(400, 404, 412, 413, 415, 422, 428) },
+      response: { 200: json('updated', ref('Annotation'), { ...CLOCK, ...ETAG }), ...errors(400, 404, 409, 412, 413, 415, 422, 428) },
     }),
   }, async (request, reply) => {
     const query = QueryParams.of(request.query, WRITE_PARAMETERS);
@@ -142,7 +142,7 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
       params: ID_PARAMS,
       querystring: NO_QUERY,
       headers: headers({ ...IF_MATCH_HEADER, ...ACTOR_HEADER }, ['If-Match']),
-      response: { 204: noContent('deleted', CLOCK), ...errors(404, 412, 428) },
+      response: { 204: noContent('deleted', CLOCK), ...errors(404, 409, 412, 428) },
     }),
   }, async (request, reply) => {
     const ifMatch = singleHeader(request.headers['if-match']);

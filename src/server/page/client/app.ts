@@ -212,8 +212,29 @@ async function conflict(edit: Edit): Promise<void> {
   };
 }
 
+/**
+ * The server refused the change because it would break a tier constraint (a block dragged past
+ * its parent or a child): retrying cannot help, so the panel says why and the block is back
+ * where it was (the caller restores it).
+ */
+function refused(edit: Edit, error: ApiError): void {
+  setStatus(`refused ${edit.describe}: ${error.message}`, 'error');
+  const ok = el('button', { type: 'button', id: 'refused-ok', className: 'primary' }, 'OK');
+  conflictEl.replaceChildren(
+    el('h2', {}, `${error.status} · refused: the change would break a tier constraint`),
+    el('p', { id: 'refused-message' }, error.message),
+    el('p', {}, `Your change (${edit.describe}) was not saved; the annotation is back where it was. Edit the annotations it names first, then try again.`),
+    el('div', { className: 'actions' }, ok),
+  );
+  conflictEl.hidden = false;
+  ok.onclick = () => {
+    conflictEl.hidden = true;
+  };
+}
+
 /** Any other failure: the change is kept on screen with the error until retried or discarded. */
 function failed(edit: Edit, error: unknown): void {
+  if (error instanceof ApiError && error.code === 'ANNOT_TIER_CONSTRAINT') return refused(edit, error);
   const message = error instanceof ApiError ? `${error.status} ${error.code}: ${error.message}` : String(error);
   setStatus(`not saved: ${message}`, 'error');
   const retry = el('button', { type: 'button', className: 'primary' }, 'Retry');

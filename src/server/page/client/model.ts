@@ -84,8 +84,9 @@ export class TimelineModel {
     const existing = this.items.get(wire.id);
     if (existing) this.unplace(existing);
     const item: Item = existing ?? { wire, start: 0, end: 0, etag };
-    item.wire = wire;
+    // Without an ETag, the one held stays only for the very same version (compared before it is replaced).
     item.etag = etag ?? (existing && JSON.stringify(existing.wire) === JSON.stringify(wire) ? existing.etag : null);
+    item.wire = wire;
     this.time(item);
     this.items.set(wire.id, item);
     this.place(item);
