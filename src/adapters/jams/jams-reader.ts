@@ -45,7 +45,11 @@ interface Observation {
  * its data was written in the old dense (column) form. Each observation becomes an annotation.
  */
 export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
-  const file = options.sourceName;
+  return readJamsText(jamsText(bytes, options.sourceName), options);
+}
+
+/** The text of a JAMS file, or of a .jamz once uncompressed. */
+export function jamsText(bytes: Buffer, file: string): string {
   let raw = bytes;
   if (isGzip(bytes)) {
     try {
@@ -54,9 +58,18 @@ export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
       throw new FormatParseError(file, {}, `expected gzip-compressed JAMS (.jamz), but the gzip stream is damaged (${(error as Error).message})`);
     }
   }
+  return decodeSource(raw, file);
+}
+
+/**
+ * readJams from the text (see jamsText), for a caller that lets go of the file's bytes first:
+ * they would otherwise stay in memory beside the text through both passes.
+ */
+export function readJamsText(text: string, options: LoadOptions): LoadedDocument {
+  const file = options.sourceName;
   // The observation lists (`annotations[i].data`, a million items in a big file) stay text until
   // they are read, one observation at a time.
-  const document = parseJson(decodeSource(raw, file), file, 'marker', MAX_JSON_DEPTH, isObservationList);
+  const document = parseJson(text, file, 'marker', MAX_JSON_DEPTH, isObservationList);
   if (!isObject(document)) throw new FormatParseError(file, { path: '$' }, 'expected a JAMS object {annotations, file_metadata, sandbox}');
   if (!Array.isArray(document.annotations)) {
     throw new FormatParseError(file, { path: '$.annotations' }, 'expected an array of JAMS annotations (pre-0.2 JAMS files with "sections"/"beats" keys are not supported; convert them with the jams library)');

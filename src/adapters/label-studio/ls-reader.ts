@@ -183,12 +183,20 @@ function* resultsOf(container: Record<string, unknown>, containerPath: string, f
   }
 }
 
-/** A region id that is a UUID (an annot id written out by us) becomes the annotation id again. */
+/**
+ * A region id that is a UUID (an annot id written out by us) becomes the annotation id again; a
+ * repeated one, or a result without one, gets a new id. Only the ids from the file are remembered:
+ * a new random id meets another only by a 2^-122 chance, and a million of them would take ~50 MB.
+ */
 function regionIdFor(regionId: unknown, usedIds: Set<string>): string {
-  let id = typeof regionId === 'string' && isUuid(regionId) ? normalizeUuid(regionId) : newAnnotationId();
-  if (usedIds.has(id)) id = newAnnotationId();
-  usedIds.add(id);
-  return id;
+  const fromFile = typeof regionId === 'string' && isUuid(regionId) ? normalizeUuid(regionId) : null;
+  if (fromFile === null || usedIds.has(fromFile)) {
+    let id = newAnnotationId();
+    while (usedIds.has(id)) id = newAnnotationId();
+    return id;
+  }
+  usedIds.add(fromFile);
+  return fromFile;
 }
 
 interface RegionContext {

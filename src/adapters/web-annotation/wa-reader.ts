@@ -53,8 +53,15 @@ interface Item {
  * in store meta `web_annotation.untimed`, with their position, and the writer gives them back.
  */
 export function readWebAnnotation(bytes: Buffer, options: LoadOptions): LoadedDocument {
+  return readWebAnnotationText(decodeSource(bytes, options.sourceName), options);
+}
+
+/**
+ * readWebAnnotation from the decoded text, for a caller that lets go of the file's bytes first:
+ * they would otherwise stay in memory beside the text through both passes.
+ */
+export function readWebAnnotationText(text: string, options: LoadOptions): LoadedDocument {
   const file = options.sourceName;
-  const text = decodeSource(bytes, file);
   // The annotation lists (a million items in a big file) stay text until read, one annotation at
   // a time, on each of the two passes below; a document of any other shape is parsed plainly.
   let document = parseJson(text, file, 'refuse', MAX_JSON_DEPTH, isAnnotationList);
