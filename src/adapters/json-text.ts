@@ -132,7 +132,9 @@ function jsonParser(text: string, file: string, special: SpecialNumbers, maxDept
     if (LONE_SURROGATE.test(decoded)) fail('a string without lone surrogates (a \\uD800-\\uDFFF escape must be one half of a pair)', start, false);
     return decoded;
   };
-  const value = (depth: number): unknown => {
+  // With `keep` false the value is checked but not built (a lazy array's first pass): the same
+  // errors at the same positions, without allocating a tree that would be dropped at once.
+  const value = (depth: number, keep = true): unknown => {
     skip();
     const code = text.charCodeAt(position);
     if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
@@ -146,9 +148,10 @@ function jsonParser(text: string, file: string, special: SpecialNumbers, maxDept
           position++;
           return array;
         }
-        for (;;) {
-          if (lazy !== null) path.push(array.length);
-          array.push(value(depth + 1));
+        for (let index = 0; ; index++) {
+          if (lazy !== null) path.push(index);
+          const item = value(depth + 1, keep);
+          if (keep) array.push(item);
           if (lazy !== null) path.pop();
           skip();
           const next = text.charCodeAt(position);
@@ -171,11 +174,11 @@ function jsonParser(text: string, file: string, special: SpecialNumbers, maxDept
         if (text.charCodeAt(position) !== 0x3a) fail(`":" after the property name "${key.length > 40 ? key.slice(0, 40) + '...' : key}"`);
         position++;
         if (lazy !== null) path.push(key);
-        const item = value(depth + 1);
+        const item = value(depth + 1, keep);
         if (lazy !== null) path.pop();
         // defineProperty: a plain assignment of "__proto__" would set the prototype, not a key.
-        if (key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
-        else object[key] = item;
+        if (keep && key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+        else if (keep) object[key] = item;
         skip();
         const next = text.charCodeAt(position);
         position++;
@@ -222,7 +225,7 @@ function jsonParser(text: string, file: string, special: SpecialNumbers, maxDept
     else {
       for (;;) {
         path.push(length);
-        value(depth + 1);
+        value(depth + 1, false);
         path.pop();
         length++;
         skip();
