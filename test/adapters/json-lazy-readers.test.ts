@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Finding } from '../../src/adapters/adapter.js';
+import type { Finding } from '../../src/adapters/finding.js';
 import { readJams } from '../../src/adapters/jams/jams-reader.js';
 import { LABEL_STUDIO_TASKS_META, readLabelStudio } from '../../src/adapters/label-studio/ls-reader.js';
 import { readWebAnnotation } from '../../src/adapters/web-annotation/wa-reader.js';
