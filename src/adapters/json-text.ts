@@ -58,8 +58,39 @@ export function parseJsonText(text: string, file: string, { nonFinite = false }:
  * line and column of any token it cannot accept, refuses lone surrogates in `\u` escapes, and
  * treats the numbers JSON has no room for as `special` says. A leading byte-order mark is skipped.
  */
-export function parseJson(text: string, file: string, special: SpecialNumbers = 'refuse', maxDepth = MAX_JSON_DEPTH): unknown {
-  let position = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+export function parseJson(text: string, file: string, special: SpecialNumbers = 'refuse', maxDepth = MAX_JSON_DEPTH, lazy?: LazyArrayTest): unknown {
+  const parser = jsonParser(text, file, special, maxDepth, lazy ?? null, []);
+  parser.seek(text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  const root = parser.value(0);
+  parser.end();
+  return root;
+}
+
+/**
+ * Says, by the path of keys and indexes from the root, which arrays a reader wants as a
+ * LazyJsonArray: checked whole (same errors, same positions) but kept as text, its items parsed
+ * one at a time when iterated, so a million-item array never sits in memory as a tree.
+ */
+export type LazyArrayTest = (path: readonly (string | number)[]) => boolean;
+
+/**
+ * An array of the text kept unparsed (see LazyArrayTest). Its text was checked when the document
+ * was parsed, so iterating it parses each item afresh, in order, and cannot fail.
+ */
+export class LazyJsonArray {
+  constructor(
+    readonly length: number,
+    private readonly parseItems: () => Generator<unknown>,
+  ) {}
+
+  [Symbol.iterator](): Generator<unknown> {
+    return this.parseItems();
+  }
+}
+
+/** The parser's state over one text: `value` parses the value at the position and moves past it. */
+function jsonParser(text: string, file: string, special: SpecialNumbers, maxDepth: number, lazy: LazyArrayTest | null, path: Array<string | number>) {
+  let position = 0;
   const fail = (expected: string, at = position, syntax = true): never => {
     throw new FormatParseError(file, lineAndColumn(text, at), `expected ${expected}${syntax ? '; the file is not valid JSON' : ''}`);
   };
@@ -101,7 +132,9 @@ export function parseJson(text: string, file: string, special: SpecialNumbers = 
     if (LONE_SURROGATE.test(decoded)) fail('a string without lone surrogates (a \\uD800-\\uDFFF escape must be one half of a pair)', start, false);
     return decoded;
   };
-  const value = (depth: number): unknown => {
+  // With `keep` false the value is checked but not built (a lazy array's first pass): the same
+  // errors at the same positions, without allocating a tree that would be dropped at once.
+  const value = (depth: number, keep = true): unknown => {
     skip();
     const code = text.charCodeAt(position);
     if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
@@ -109,13 +142,17 @@ export function parseJson(text: string, file: string, special: SpecialNumbers = 
       position++;
       skip();
       if (code === 0x5b) {
+        if (lazy !== null && lazy(path)) return lazyArray(depth);
         const array: unknown[] = [];
         if (text.charCodeAt(position) === 0x5d) {
           position++;
           return array;
         }
-        for (;;) {
-          array.push(value(depth + 1));
+        for (let index = 0; ; index++) {
+          if (lazy !== null) path.push(index);
+          const item = value(depth + 1, keep);
+          if (keep) array.push(item);
+          if (lazy !== null) path.pop();
           skip();
           const next = text.charCodeAt(position);
           position++;
@@ -136,10 +173,12 @@ export function parseJson(text: string, file: string, special: SpecialNumbers = 
         skip();
         if (text.charCodeAt(position) !== 0x3a) fail(`":" after the property name "${key.length > 40 ? key.slice(0, 40) + '...' : key}"`);
         position++;
-        const item = value(depth + 1);
+        if (lazy !== null) path.push(key);
+        const item = value(depth + 1, keep);
+        if (lazy !== null) path.pop();
         // defineProperty: a plain assignment of "__proto__" would set the prototype, not a key.
-        if (key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
-        else object[key] = item;
+        if (keep && key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+        else if (keep) object[key] = item;
         skip();
         const next = text.charCodeAt(position);
         position++;
@@ -177,10 +216,53 @@ export function parseJson(text: string, file: string, special: SpecialNumbers = 
     return number;
   };
 
-  const root = value(0);
-  skip();
-  if (position < text.length) fail('the end of the file after the JSON value');
-  return root;
+  // Checks the array's items as the plain parse does (each parsed and dropped), then hands back
+  // a LazyJsonArray that parses them again, from where the first item starts, when iterated.
+  const lazyArray = (depth: number): LazyJsonArray => {
+    const start = position;
+    let length = 0;
+    if (text.charCodeAt(position) === 0x5d) position++;
+    else {
+      for (;;) {
+        path.push(length);
+        value(depth + 1, false);
+        path.pop();
+        length++;
+        skip();
+        const next = text.charCodeAt(position);
+        position++;
+        if (next === 0x2c) continue;
+        if (next === 0x5d) break;
+        return fail('"," or "]" after an array item', position - 1);
+      }
+    }
+    const base = path.slice();
+    return new LazyJsonArray(length, function* items() {
+      const at = base.slice();
+      const again = jsonParser(text, file, special, maxDepth, lazy, at);
+      again.seek(start);
+      for (let index = 0; index < length; index++) {
+        at.push(index);
+        yield again.value(depth + 1);
+        at.pop();
+        again.skip();
+        again.seek(again.position() + 1);
+      }
+    });
+  };
+
+  return {
+    value,
+    skip,
+    position: () => position,
+    seek: (to: number) => {
+      position = to;
+    },
+    end: () => {
+      skip();
+      if (position < text.length) fail('the end of the file after the JSON value');
+    },
+  };
 }
 
 const NUMBER = /-?(?:(Infinity|Inf|NaN)|(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/y;

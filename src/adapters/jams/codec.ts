@@ -1,11 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import type { FormatCodec } from '../adapter.js';
-import { readJams } from './jams-reader.js';
+import { jamsText, readJamsText } from './jams-reader.js';
 import { writeJams } from './jams-writer.js';
 
 export const jamsCodec: FormatCodec = {
   async load(path, options) {
-    return readJams(await readFile(path), options);
+    return readJamsText(await sourceText(path, options.sourceName), options);
   },
   dump: writeJams,
 };
+
+/** The file's text; its bytes are garbage once this returns, before the reader's passes begin. */
+async function sourceText(path: string, file: string): Promise<string> {
+  return jamsText(await readFile(path), file);
+}

@@ -8,7 +8,7 @@ import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { isGzip } from '../sniffers.js';
 import { decodeSource } from '../source-text.js';
-import { extractNonFinite, nonFiniteToken, parseJsonText, stringifyWithNonFinite, type NonFiniteToken } from '../json-text.js';
+import { extractNonFinite, LazyJsonArray, MAX_JSON_DEPTH, nonFiniteToken, parseJson, stringifyWithNonFinite, type NonFiniteToken } from '../json-text.js';
 
 export const JAMS_OBSERVATION_SCHEMA = 'annot://schema/jams-observation/v1';
 export const JAMS_DEFAULT_ASSET = 'jams:unspecified';
@@ -45,7 +45,11 @@ interface Observation {
  * its data was written in the old dense (column) form. Each observation becomes an annotation.
  */
 export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
-  const file = options.sourceName;
+  return readJamsText(jamsText(bytes, options.sourceName), options);
+}
+
+/** The text of a JAMS file, or of a .jamz once uncompressed. */
+export function jamsText(bytes: Buffer, file: string): string {
   let raw = bytes;
   if (isGzip(bytes)) {
     try {
@@ -54,7 +58,18 @@ export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
       throw new FormatParseError(file, {}, `expected gzip-compressed JAMS (.jamz), but the gzip stream is damaged (${(error as Error).message})`);
     }
   }
-  const document = parseJsonText(decodeSource(raw, file), file, { nonFinite: true });
+  return decodeSource(raw, file);
+}
+
+/**
+ * readJams from the text (see jamsText), for a caller that lets go of the file's bytes first:
+ * they would otherwise stay in memory beside the text through both passes.
+ */
+export function readJamsText(text: string, options: LoadOptions): LoadedDocument {
+  const file = options.sourceName;
+  // The observation lists (`annotations[i].data`, a million items in a big file) stay text until
+  // they are read, one observation at a time.
+  const document = parseJson(text, file, 'marker', MAX_JSON_DEPTH, isObservationList);
   if (!isObject(document)) throw new FormatParseError(file, { path: '$' }, 'expected a JAMS object {annotations, file_metadata, sandbox}');
   if (!Array.isArray(document.annotations)) {
     throw new FormatParseError(file, { path: '$.annotations' }, 'expected an array of JAMS annotations (pre-0.2 JAMS files with "sections"/"beats" keys are not supported; convert them with the jams library)');
@@ -118,6 +133,10 @@ export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
   return { tiers, meta, annotations: generate(), quantization: () => clock.quantization() };
 }
 
+function isObservationList(path: readonly (string | number)[]): boolean {
+  return path.length === 3 && path[0] === 'annotations' && typeof path[1] === 'number' && path[2] === 'data';
+}
+
 function namespaceOf(annotation: unknown, index: number, file: string): string {
   const path = `$.annotations[${index}]`;
   if (!isObject(annotation)) throw new FormatParseError(file, { path }, 'expected a JAMS annotation object {namespace, data, annotation_metadata, sandbox}');
@@ -148,9 +167,10 @@ function tierNamesFor(namespaces: readonly string[]): string[] {
  * dense columns. A malformed one throws where it is met.
  */
 function* observationsOf(data: unknown, path: string, file: string): Generator<Observation> {
-  if (Array.isArray(data)) {
-    for (let index = 0; index < data.length; index++) {
-      const observation: unknown = data[index];
+  if (Array.isArray(data) || data instanceof LazyJsonArray) {
+    let index = -1;
+    for (const observation of data as Iterable<unknown>) {
+      index++;
       const at = `${path}[${index}]`;
       if (!isObject(observation)) throw new FormatParseError(file, { path: at }, 'expected an observation {time, duration, value, confidence}');
       yield {
@@ -236,5 +256,5 @@ function assetIdOf(fileMetadata: unknown): string {
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof LazyJsonArray);
 }

@@ -6,7 +6,7 @@ import type { LoadedDocument, LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
-import { parseJsonText } from '../json-text.js';
+import { LazyJsonArray, MAX_JSON_DEPTH, parseJson } from '../json-text.js';
 import { decodeSource } from '../source-text.js';
 import { framerateOf, framerateText, regionInterval, regionTime, type RegionTime } from './region-time.js';
 
@@ -42,79 +42,161 @@ interface PendingRegion {
  * meta `label_studio.tasks` (the tasks without their timed results), so the writer gives them back.
  */
 export function readLabelStudio(bytes: Buffer, options: LoadOptions): LoadedDocument {
+  return readLabelStudioText(decodeSource(bytes, options.sourceName), options);
+}
+
+/**
+ * readLabelStudio from the decoded text, for a caller that lets go of the file's bytes first:
+ * they would otherwise stay in memory beside the text through both passes.
+ */
+export function readLabelStudioText(text: string, options: LoadOptions): LoadedDocument {
   const file = options.sourceName;
-  const document = parseJsonText(decodeSource(bytes, file), file);
+  // The task list and every result list (a million results in a big file) stay text until read,
+  // one item at a time, on each of the two passes below.
+  const document = parseJson(text, file, 'refuse', MAX_JSON_DEPTH, isTaskOrResultList);
   const { tasks, labelConfig } = tasksOf(document, file);
+  const taskPathOf = (taskIndex: number) => (isList(document) ? `$[${taskIndex}]` : '$');
   const tierNames: string[] = [];
-  const pending: PendingRegion[] = [];
-  const usedIds = new Set<string>();
+  // The ids of the timed results, in file order: the skeleton names them, the second pass reuses them.
+  const ids: string[] = [];
   let untimed = 0;
   let guessedFramerate = 0;
+  let skeleton: Array<Record<string, unknown>> = [];
 
-  const skeleton = tasks.map((task, taskIndex) => {
-    const taskPath = Array.isArray(document) ? `$[${taskIndex}]` : '$';
-    const kept: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(task)) {
-      if (!(CONTAINER_KINDS as readonly string[]).includes(key)) kept[key] = value;
-    }
-    for (const kind of CONTAINER_KINDS) {
-      const containers = task[kind];
-      if (containers === undefined) continue;
-      if (!Array.isArray(containers)) throw new FormatParseError(file, { path: `${taskPath}.${kind}` }, `expected an array of ${kind}, each with a result array`);
-      kept[kind] = containers.map((container, containerIndex) => {
-        const containerPath = `${taskPath}.${kind}[${containerIndex}]`;
-        if (!isObject(container)) throw new FormatParseError(file, { path: containerPath }, 'expected an object with a result array');
-        const { result = [], ...rest } = container;
-        if (!Array.isArray(result)) throw new FormatParseError(file, { path: `${containerPath}.result` }, 'expected an array of results');
-        const results = result.map((item, resultIndex) => {
-          const path = `${containerPath}.result[${resultIndex}]`;
-          if (!isObject(item)) throw new FormatParseError(file, { path }, 'expected a result object {id, type, from_name, to_name, value}');
-          const value = item.value;
-          const time = isObject(value) ? regionTime(item.type, value) : null;
-          if (time === null) {
-            untimed++;
-            return item;
+  // First pass: checks every result, keeps the tasks without their timed results (the skeleton),
+  // names the tiers and ids, and finds the rate the times need. The annotations are made on the
+  // second pass, in generate, so no list of a million regions is ever held.
+  function* allTimes(): Generator<string> {
+    const usedIds = new Set<string>();
+    let taskIndex = -1;
+    for (const task of tasks()) {
+      taskIndex++;
+      const kept: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(task)) {
+        if (!(CONTAINER_KINDS as readonly string[]).includes(key)) kept[key] = value;
+      }
+      for (const { kind, containers } of containersOf(task, taskPathOf(taskIndex), file)) {
+        const keptContainers: unknown[] = [];
+        for (const [containerIndex, container] of containers.entries()) {
+          if (!isObject(container)) throw new FormatParseError(file, { path: `${taskPathOf(taskIndex)}.${kind}[${containerIndex}]` }, 'expected an object with a result array');
+          const results: unknown[] = [];
+          for (const item of resultsOf(container, `${taskPathOf(taskIndex)}.${kind}[${containerIndex}]`, file)) {
+            if (item.time === null) {
+              untimed++;
+              results.push(item.result);
+              continue;
+            }
+            const context = { task, taskIndex, kind, container, containerIndex, path: item.path, labelConfig, options, file };
+            const region = regionOf(item.result, item.time, regionIdFor(item.result.id, usedIds), context);
+            if (region.guessed) guessedFramerate++;
+            if (!tierNames.includes(region.pending.tier)) tierNames.push(region.pending.tier);
+            ids.push(region.pending.id);
+            results.push({ [REGION_PLACEHOLDER]: region.pending.id });
+            if (item.time.unit !== 'frames') {
+              yield item.time.start;
+              yield item.time.end;
+            }
           }
-          const region = regionOf(item, value as Record<string, unknown>, time, { task, taskIndex, kind, container, containerIndex, path, labelConfig, options, usedIds, file });
-          if (region.guessed) guessedFramerate++;
-          if (!tierNames.includes(region.pending.tier)) tierNames.push(region.pending.tier);
-          pending.push(region.pending);
-          return { [REGION_PLACEHOLDER]: region.pending.id };
-        });
-        return { ...rest, result: results };
-      });
+          const { result: _result, ...rest } = container;
+          keptContainers.push({ ...rest, result: results });
+        }
+        kept[kind] = keptContainers;
+      }
+      skeleton.push(kept);
     }
-    return kept;
-  });
+  }
+  const neededRate = decimalRateFor(allTimes());
+  const skeletonText = JSON.stringify(skeleton);
+  skeleton = [];
 
   if (untimed > 0) {
     options.report({ code: 'untimed_items_kept', severity: 'warning', file, location: {}, message: `${untimed} Label Studio results have no time (file-level choices, text spans, image regions); they are kept in store meta ${LABEL_STUDIO_TASKS_META} and written back, but are not annotations` });
   }
   if (guessedFramerate > 0) options.report({ code: 'frame_rate_guessed', severity: 'warning', file, location: {}, message: `${guessedFramerate} video results name no frame rate; Label Studio's default of 24 fps was used` });
 
-  const decimals = pending.filter((region) => region.time.unit !== 'frames').flatMap((region) => [region.time.start, region.time.end]);
-  const clock = new ImportClock(options.rate ?? decimalRateFor(decimals), options.strictTime);
+  const clock = new ImportClock(options.rate ?? neededRate, options.strictTime);
   const tiers: Tier[] = tierNames.map((name) => makeTier({ name }));
 
   async function* generate(): AsyncGenerator<Annotation> {
-    for (const region of pending) {
-      if (Number(region.time.start) < 0 || Number(region.time.end) < Number(region.time.start)) {
-        throw new FormatParseError(file, { path: `${region.path}.value` }, `expected a region with 0 <= start <= end, got start ${region.time.start} and end ${region.time.end} (${region.time.unit})`);
+    let timed = 0;
+    let taskIndex = -1;
+    for (const task of tasks()) {
+      taskIndex++;
+      for (const { kind, containers } of containersOf(task, taskPathOf(taskIndex), file)) {
+        for (const [containerIndex, container] of containers.entries()) {
+          if (!isObject(container)) continue;
+          for (const item of resultsOf(container, `${taskPathOf(taskIndex)}.${kind}[${containerIndex}]`, file)) {
+            if (item.time === null) continue;
+            const context = { task, taskIndex, kind, container, containerIndex, path: item.path, labelConfig, options, file };
+            const region = regionOf(item.result, item.time, ids[timed++], context).pending;
+            if (Number(region.time.start) < 0 || Number(region.time.end) < Number(region.time.start)) {
+              throw new FormatParseError(file, { path: `${region.path}.value` }, `expected a region with 0 <= start <= end, got start ${region.time.start} and end ${region.time.end} (${region.time.unit})`);
+            }
+            const interval = regionInterval(region.time, region.framerate, clock, `${region.path}.value`);
+            yield makeAnnotation({
+              id: region.id,
+              tier: region.tier,
+              reference: mediaRef(region.assetId, interval),
+              body: region.body,
+              body_schema_uri: LABEL_STUDIO_REGION_SCHEMA,
+              provenance: importProvenance('label_studio', options, region.attributedTo),
+              confidence: region.confidence,
+            });
+          }
+        }
       }
-      const interval = regionInterval(region.time, region.framerate, clock, `${region.path}.value`);
-      yield makeAnnotation({
-        id: region.id,
-        tier: region.tier,
-        reference: mediaRef(region.assetId, interval),
-        body: region.body,
-        body_schema_uri: LABEL_STUDIO_REGION_SCHEMA,
-        provenance: importProvenance('label_studio', options, region.attributedTo),
-        confidence: region.confidence,
-      });
     }
   }
 
-  return { tiers, meta: { [LABEL_STUDIO_TASKS_META]: JSON.stringify(skeleton) }, annotations: generate(), quantization: () => clock.quantization() };
+  return { tiers, meta: { [LABEL_STUDIO_TASKS_META]: skeletonText }, annotations: generate(), quantization: () => clock.quantization() };
+}
+
+/** Where task lists and result lists sit: the top-level list, and each container's result. */
+function isTaskOrResultList(path: readonly (string | number)[]): boolean {
+  if (path.length === 0) return true;
+  if (path.length === 2) return path[0] === 'annotation' && path[1] === 'result';
+  const at = path.length === 4 && typeof path[0] === 'number' ? 1 : path.length === 3 ? 0 : -1;
+  return at >= 0 && (CONTAINER_KINDS as readonly unknown[]).includes(path[at]) && typeof path[at + 1] === 'number' && path[at + 2] === 'result';
+}
+
+/** The container lists of a task (annotations, predictions, completions), each checked to be an array. */
+function* containersOf(task: Record<string, unknown>, taskPath: string, file: string): Generator<{ kind: ContainerKind; containers: unknown[] }> {
+  for (const kind of CONTAINER_KINDS) {
+    const containers = task[kind];
+    if (containers === undefined) continue;
+    if (!Array.isArray(containers)) throw new FormatParseError(file, { path: `${taskPath}.${kind}` }, `expected an array of ${kind}, each with a result array`);
+    yield { kind, containers };
+  }
+}
+
+/** The results of a container, one at a time, each with its time (null when it has none). */
+function* resultsOf(container: Record<string, unknown>, containerPath: string, file: string): Generator<{ result: Record<string, unknown>; path: string; time: RegionTime | null }> {
+  const { result = [] } = container;
+  if (!isList(result)) throw new FormatParseError(file, { path: `${containerPath}.result` }, 'expected an array of results');
+  let resultIndex = -1;
+  for (const item of result as Iterable<unknown>) {
+    resultIndex++;
+    const path = `${containerPath}.result[${resultIndex}]`;
+    if (!isObject(item)) throw new FormatParseError(file, { path }, 'expected a result object {id, type, from_name, to_name, value}');
+    const value = item.value;
+    yield { result: item, path, time: isObject(value) ? regionTime(item.type, value) : null };
+  }
+}
+
+/**
+ * A region id that is a UUID (an annot id written out by us) becomes the annotation id again; a
+ * repeated one, or a result without one, gets a new id. Only the ids from the file are remembered:
+ * a new random id meets another only by a 2^-122 chance, and a million of them would take ~50 MB.
+ */
+function regionIdFor(regionId: unknown, usedIds: Set<string>): string {
+  const fromFile = typeof regionId === 'string' && isUuid(regionId) ? normalizeUuid(regionId) : null;
+  if (fromFile === null || usedIds.has(fromFile)) {
+    let id = newAnnotationId();
+    while (usedIds.has(id)) id = newAnnotationId();
+    return id;
+  }
+  usedIds.add(fromFile);
+  return fromFile;
 }
 
 interface RegionContext {
@@ -126,11 +208,11 @@ interface RegionContext {
   readonly path: string;
   readonly labelConfig: string | undefined;
   readonly options: LoadOptions;
-  readonly usedIds: Set<string>;
   readonly file: string;
 }
 
-function regionOf(result: Record<string, unknown>, value: Record<string, unknown>, time: RegionTime, context: RegionContext): { pending: PendingRegion; guessed: boolean } {
+function regionOf(result: Record<string, unknown>, time: RegionTime, id: string, context: RegionContext): { pending: PendingRegion; guessed: boolean } {
+  const value = result.value as Record<string, unknown>;
   const { id: regionId, type, from_name: fromName, to_name: toName, origin, value: _value, score, ...rest } = result;
   const tier = nonEmpty(fromName) ?? nonEmpty(type) ?? 'label-studio';
   const extra: Record<string, unknown> = { ...rest };
@@ -155,10 +237,6 @@ function regionOf(result: Record<string, unknown>, value: Record<string, unknown
   else if (origin !== undefined) extra.origin = origin;
   if (time.unit === 'frames') body.framerate = framerateText(framerate.rate);
   if (Object.keys(extra).length > 0) body.extra = extra;
-  // A region id that is a UUID (an annot id written out by us) becomes the annotation id again.
-  let id = typeof regionId === 'string' && isUuid(regionId) ? normalizeUuid(regionId) : newAnnotationId();
-  if (context.usedIds.has(id)) id = newAnnotationId();
-  context.usedIds.add(id);
   return {
     pending: {
       id,
@@ -176,23 +254,23 @@ function regionOf(result: Record<string, unknown>, value: Record<string, unknown
 }
 
 /** Tasks of the document, and the label config when the payload carries one. */
-function tasksOf(document: unknown, file: string): { tasks: Record<string, unknown>[]; labelConfig: string | undefined } {
-  if (Array.isArray(document)) {
-    return {
-      tasks: document.map((task, index) => {
-        if (!isObject(task)) throw new FormatParseError(file, { path: `$[${index}]` }, 'expected a task object {data, annotations, predictions}');
-        return task;
-      }),
-      labelConfig: undefined,
-    };
+function tasksOf(document: unknown, file: string): { tasks: () => Iterable<Record<string, unknown>>; labelConfig: string | undefined } {
+  if (isList(document)) {
+    let index = 0;
+    for (const task of document as Iterable<unknown>) {
+      if (!isObject(task)) throw new FormatParseError(file, { path: `$[${index}]` }, 'expected a task object {data, annotations, predictions}');
+      index++;
+    }
+    return { tasks: () => document as Iterable<Record<string, unknown>>, labelConfig: undefined };
   }
-  if (isObject(document) && isObject(document.annotation) && Array.isArray(document.annotation.result)) {
+  if (isObject(document) && isObject(document.annotation) && isList(document.annotation.result)) {
     const task = isObject(document.task) ? document.task : {};
     const project = isObject(document.project) ? document.project : {};
-    return { tasks: [{ ...task, annotations: [document.annotation] }], labelConfig: typeof project.label_config === 'string' ? project.label_config : undefined };
+    const tasks = [{ ...task, annotations: [document.annotation] }];
+    return { tasks: () => tasks, labelConfig: typeof project.label_config === 'string' ? project.label_config : undefined };
   }
   if (isObject(document) && (CONTAINER_KINDS.some((kind) => kind in document) || 'data' in document)) {
-    return { tasks: [document], labelConfig: typeof document.label_config === 'string' ? document.label_config : undefined };
+    return { tasks: () => [document], labelConfig: typeof document.label_config === 'string' ? document.label_config : undefined };
   }
   throw new FormatParseError(file, { path: '$' }, 'expected a Label Studio export: an array of tasks, or a task {data, annotations, predictions}');
 }
@@ -226,6 +304,10 @@ function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
+function isList(value: unknown): boolean {
+  return Array.isArray(value) || value instanceof LazyJsonArray;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !isList(value);
 }

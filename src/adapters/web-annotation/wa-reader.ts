@@ -6,7 +6,7 @@ import type { LoadedDocument, LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
-import { escapePointer, parseJsonText } from '../json-text.js';
+import { escapePointer, LazyJsonArray, MAX_JSON_DEPTH, parseJson, parseJsonText } from '../json-text.js';
 import { decodeSource } from '../source-text.js';
 import { MediaFragmentError, temporalFragment, type TemporalFragment } from './media-fragment.js';
 
@@ -35,11 +35,10 @@ export interface FoundTime {
   readonly temporal: TemporalFragment;
 }
 
-interface Timed {
+/** An item of the document's annotation list, and where it sits. */
+interface Item {
+  readonly value: unknown;
   readonly path: string;
-  readonly annotation: Record<string, unknown>;
-  readonly time: FoundTime;
-  readonly asset: string;
 }
 
 /**
@@ -54,29 +53,56 @@ interface Timed {
  * in store meta `web_annotation.untimed`, with their position, and the writer gives them back.
  */
 export function readWebAnnotation(bytes: Buffer, options: LoadOptions): LoadedDocument {
+  return readWebAnnotationText(decodeSource(bytes, options.sourceName), options);
+}
+
+/**
+ * readWebAnnotation from the decoded text, for a caller that lets go of the file's bytes first:
+ * they would otherwise stay in memory beside the text through both passes.
+ */
+export function readWebAnnotationText(text: string, options: LoadOptions): LoadedDocument {
   const file = options.sourceName;
-  const document = parseJsonText(decodeSource(bytes, file), file);
+  // The annotation lists (a million items in a big file) stay text until read, one annotation at
+  // a time, on each of the two passes below; a document of any other shape is parsed plainly.
+  let document = parseJson(text, file, 'refuse', MAX_JSON_DEPTH, isAnnotationList);
+  if (!(document instanceof LazyJsonArray) && !(isObject(document) && typesOf(document).some((type) => type === 'AnnotationCollection' || type === 'AnnotationPage'))) {
+    document = parseJsonText(text, file);
+  }
   const { items, meta } = annotationsOf(document, file);
-  const timed: Timed[] = [];
   const untimed: Array<{ index: number; annotation: unknown }> = [];
-  items.forEach(({ value, path }, index) => {
-    const time = isObject(value) ? findTime(value.target, '', `${path}.target`, file) : null;
-    if (time === null && isObject(value)) reportEmptySelectors(value.target, `${pointerOf(path)}/target`, file, options);
-    if (time === null || !isObject(value)) untimed.push({ index, annotation: value });
-    else timed.push({ path, annotation: value, time, asset: options.assetId ?? assetOf(value.target, time) });
-  });
+  let timedCount = 0;
+  // First pass: checks every target's time, reports empty selectors, keeps the untimed items and
+  // finds the rate the times need; the annotations are made on the second pass, in generate.
+  function* allTimes(): Generator<string> {
+    let index = -1;
+    for (const { value, path } of items()) {
+      index++;
+      const time = isObject(value) ? findTime(value.target, '', `${path}.target`, file) : null;
+      if (time === null && isObject(value)) reportEmptySelectors(value.target, `${pointerOf(path)}/target`, file, options);
+      if (time === null || !isObject(value)) untimed.push({ index, annotation: value });
+      else {
+        timedCount++;
+        yield time.temporal.start;
+        yield time.temporal.end ?? '0';
+      }
+    }
+  }
+  const neededRate = decimalRateFor(allTimes());
   if (untimed.length > 0) {
     options.report({ code: 'untimed_items_kept', severity: 'warning', file, location: {}, message: `${untimed.length} annotations have no media-fragment time (t=); they are kept verbatim in store meta ${WEB_ANNOTATION_META.untimed} and written back, but are not annotations` });
   }
 
   const tier = options.tier ?? WEB_ANNOTATION_DEFAULT_TIER;
-  const clock = new ImportClock(options.rate ?? decimalRateFor(timed.flatMap(({ time }) => [time.temporal.start, time.temporal.end ?? '0'])), options.strictTime);
+  const clock = new ImportClock(options.rate ?? neededRate, options.strictTime);
   const storeMeta: Record<string, string> = { [WEB_ANNOTATION_META.document]: JSON.stringify(meta) };
   if (untimed.length > 0) storeMeta[WEB_ANNOTATION_META.untimed] = JSON.stringify(untimed);
   const usedIds = new Set<string>();
 
   async function* generate(): AsyncGenerator<Annotation> {
-    for (const { path, annotation, time, asset } of timed) {
+    for (const { value: annotation, path } of items()) {
+      const time = isObject(annotation) ? findTime(annotation.target, '', `${path}.target`, file) : null;
+      if (time === null || !isObject(annotation)) continue;
+      const asset = options.assetId ?? assetOf(annotation.target, time);
       const start = clock.seconds(time.temporal.start, `${path}.target${time.pointer}`);
       const end = time.temporal.end === null ? start : clock.seconds(time.temporal.end, `${path}.target${time.pointer}`);
       const { id: sourceId, target, ...rest } = annotation;
@@ -101,7 +127,7 @@ export function readWebAnnotation(bytes: Buffer, options: LoadOptions): LoadedDo
     }
   }
 
-  return { tiers: timed.length > 0 ? [makeTier({ name: tier })] : [], meta: storeMeta, annotations: generate(), quantization: () => clock.quantization() };
+  return { tiers: timedCount > 0 ? [makeTier({ name: tier })] : [], meta: storeMeta, annotations: generate(), quantization: () => clock.quantization() };
 }
 
 /** `urn:uuid:<uuid>` (or a bare UUID) as an annotation id; null for any other id. */
@@ -110,29 +136,55 @@ export function uuidOf(id: string): string | null {
   return isUuid(bare) ? normalizeUuid(bare) : null;
 }
 
-function annotationsOf(document: unknown, file: string): { items: Array<{ value: unknown; path: string }>; meta: DocumentMeta } {
-  const list = (values: unknown, path: string) => (Array.isArray(values) ? values.map((value, index) => ({ value, path: `${path}[${index}]` })) : []);
-  if (Array.isArray(document)) return { items: list(document, '$'), meta: { shape: 'list' } };
+/** Where the annotation lists of the list, page and collection shapes sit (see annotationsOf). */
+function isAnnotationList(path: readonly (string | number)[]): boolean {
+  return path.length === 0 || (path.length === 1 && path[0] === 'items') || (path.length === 2 && path[0] === 'first' && path[1] === 'items');
+}
+
+/** The annotation items of the document, as a function that reads them afresh on each call. */
+function annotationsOf(document: unknown, file: string): { items: () => Iterable<Item>; meta: DocumentMeta } {
+  const list = (values: unknown, path: string) =>
+    function* items(): Generator<Item> {
+      if (!Array.isArray(values) && !(values instanceof LazyJsonArray)) return;
+      let index = 0;
+      for (const value of values as Iterable<unknown>) yield { value, path: `${path}[${index++}]` };
+    };
+  const listed = (found: Item[]) => () => found;
+  if (Array.isArray(document) || document instanceof LazyJsonArray) return { items: list(document, '$'), meta: { shape: 'list' } };
   if (!isObject(document)) throw new FormatParseError(file, { path: '$' }, 'expected a W3C Web Annotation, an AnnotationPage or an AnnotationCollection (a JSON object)');
   const types = typesOf(document);
-  if (types.includes('Annotation') || (!types.length && 'target' in document)) return { items: [{ value: document, path: '$' }], meta: { shape: 'annotation' } };
+  if (types.includes('Annotation') || (!types.length && 'target' in document)) return { items: listed([{ value: plainJson(document), path: '$' }]), meta: { shape: 'annotation' } };
   if (types.includes('AnnotationCollection')) {
     if (isObject(document.first)) {
       const { items, ...firstRest } = document.first;
       const { first: _first, ...rest } = document;
-      return { items: list(items, '$.first.items'), meta: { shape: 'collection-first', wrapper: { ...rest, first: firstRest } } };
+      return { items: list(items, '$.first.items'), meta: { shape: 'collection-first', wrapper: plainJson({ ...rest, first: firstRest }) as Record<string, unknown> } };
     }
     const { items, ...rest } = document;
-    return { items: list(items, '$.items'), meta: { shape: 'collection-items', wrapper: rest } };
+    return { items: list(items, '$.items'), meta: { shape: 'collection-items', wrapper: plainJson(rest) as Record<string, unknown> } };
   }
   if (types.includes('AnnotationPage')) {
     const { items, ...rest } = document;
-    return { items: list(items, '$.items'), meta: { shape: 'page', wrapper: rest } };
+    return { items: list(items, '$.items'), meta: { shape: 'page', wrapper: plainJson(rest) as Record<string, unknown> } };
   }
-  const found: Array<{ value: unknown; path: string }> = [];
+  const found: Item[] = [];
   collectEmbedded(document, '$', found);
   if (found.length === 0) throw new FormatParseError(file, { path: '$.type' }, 'expected a W3C Web Annotation, an AnnotationPage or an AnnotationCollection (or a JSON-LD document that embeds annotations)');
-  return { items: found, meta: { shape: 'embedded' } };
+  return { items: listed(found), meta: { shape: 'embedded' } };
+}
+
+/**
+ * The value with any lazy list in it read into an array: a page's `first.items` or a
+ * collection's own `items` beside its `first` page are kept in the wrapper, not read as annotations.
+ */
+function plainJson(value: unknown): unknown {
+  if (value instanceof LazyJsonArray) return [...value];
+  if (!isObject(value)) return value;
+  const lists = Object.entries(value).filter(([, item]) => item instanceof LazyJsonArray || (isObject(item) && Object.values(item).some((inner) => inner instanceof LazyJsonArray)));
+  if (lists.length === 0) return value;
+  const copy: Record<string, unknown> = { ...value };
+  for (const [key, item] of lists) copy[key] = plainJson(item);
+  return copy;
 }
 
 /** Annotations embedded anywhere in another document (IIIF canvases hold pages of them). */
@@ -263,5 +315,5 @@ function typesOf(value: Record<string, unknown>): string[] {
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof LazyJsonArray);
 }
