@@ -64,6 +64,14 @@ describe('annot convert', () => {
     expect(readdirSync(dir).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
+  it.each(['talk.annot', 'talk.vtt', 'talk.eaf'])('names a missing output folder (%s) in one line, exit 1, and creates nothing', async (name) => {
+    const missing = join(dir, 'no-such-folder');
+    const result = await runCli(['convert', TALK, join(missing, name)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(`annot: cannot write ${join(missing, name)}: the folder ${missing} does not exist; create it first [ANNOT_NOT_FOUND]`);
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it('refuses an output whose format it cannot tell, listing the known formats', async () => {
     const result = await runCli(['convert', TALK, join(dir, 'talk.xyz')]);
     expect(result.code).toBe(1);
