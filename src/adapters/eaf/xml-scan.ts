@@ -15,7 +15,8 @@ export interface XmlElement {
 }
 
 /**
- * A single pass over an XML document that builds a light element tree. EAF files are plain XML
+ * A single pass over an XML document that builds a light element tree, except for the elements
+ * `streamed` takes, which it hands over whole at their end tags instead. EAF files are plain XML
  * (no DTD entities, no namespaces that matter), so the scanner keeps what EAF needs: elements,
  * attributes, text with the five predefined and numeric entities, CDATA, and skips the XML
  * declaration, processing instructions, comments and a DOCTYPE. It checks well-formedness as it
