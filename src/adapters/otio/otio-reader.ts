@@ -95,7 +95,7 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
     tierNames.add(name);
     return name;
   };
-  const add = (tier: string, asset: string, start: RationalTime, end: RationalTime, body: Record<string, unknown>, schema: string, id = newAnnotationId()): void => {
+  const add = (tier: string, asset: string, start: RationalTime, end: RationalTime, body: Record<string, unknown>, schema: string, id?: string): void => {
     const interval = end.lt(start) ? TimeInterval.point(start) : new TimeInterval(start, end);
     // Checked now, so that a file is refused before any of it is consumed; built again then.
     makeAnnotation({ id, tier, reference: mediaRef(asset, interval), body, body_schema_uri: schema, provenance });
@@ -218,7 +218,8 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
         for (const key of ['metadata', 'source_range', 'media_reference', 'media_references', 'active_media_reference_key']) if (child[key] !== undefined) body[key] = child[key];
         const extra = rest(child, CLIP_FIELDS);
         if (extra) body.extra = extra;
-        const id = newAnnotationId();
+        // Its id now only when its markers name it; otherwise when it is built (a UUID each is 50 MB a million).
+        const id = Array.isArray(child.markers) && child.markers.length > 0 ? newAnnotationId() : undefined;
         const mediaStart = isObject(child.source_range) ? sourceStart : startOf(isObject(reference) ? reference.available_range : undefined, `${where}.media_reference.available_range`);
         if (visible.start !== cursor || visible.end !== end) body.source_range = trimmedRange(child.source_range, mediaStart, cursor, visible);
         add(tier, asset, visible.start, visible.end, body, OTIO_CLIP_SCHEMA, id);
@@ -348,7 +349,8 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
 
 /** An annotation of the walk, as little as builds it. */
 interface PendingAnnotation {
-  readonly id: string;
+  /** Undefined for one nothing refers to: makeAnnotation gives it an id when it is built. */
+  readonly id: string | undefined;
   readonly tier: string;
   readonly asset: string;
   readonly interval: TimeInterval;
