@@ -108,3 +108,19 @@ function positionOfIndex(text: string, index: number): { line: number; column: n
 function hex(byte: number | undefined): string {
   return (byte ?? 0).toString(16).toUpperCase().padStart(2, '0');
 }
+
+/**
+ * decodeSource for bytes nobody uses again (a file just read whole): their memory is given back
+ * as soon as the text exists. Left to the garbage collector, a large file's bytes were freed only
+ * at a full collection, which could come after the reader had built everything else: on a 300 MB
+ * EAF file that put 300 MB on the peak. Moving the bytes' store to a throwaway ArrayBuffer
+ * (structuredClone with transfer, no copy) lets the next young-generation collection free it.
+ */
+export function decodeSourceOnce(bytes: Uint8Array, file: string): string {
+  try {
+    return decodeSource(bytes, file);
+  } finally {
+    const store = bytes.buffer;
+    if (store instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === store.byteLength) structuredClone(store, { transfer: [store] });
+  }
+}

@@ -175,6 +175,41 @@ describe('malformed EAF input', () => {
   });
 });
 
+describe('reading EAF as it is scanned', () => {
+  // The reader takes time slots and annotations from the scanner one by one instead of from a tree;
+  // what a walk of the whole tree gave must not depend on where things are in the file.
+  const document = (timeOrderFirst: boolean, slotRef = 'ts2') => {
+    const timeOrder = '<TIME_ORDER><TIME_SLOT TIME_SLOT_ID="ts1" TIME_VALUE="100"/><TIME_SLOT TIME_SLOT_ID="ts2"/><TIME_SLOT TIME_SLOT_ID="ts3" TIME_VALUE="900"/></TIME_ORDER>\n';
+    const tier =
+      '<TIER TIER_ID="words" LINGUISTIC_TYPE_REF="w">\n' +
+      `<ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="ts1" TIME_SLOT_REF2="${slotRef}"><ANNOTATION_VALUE>a value longer than thirteen characters</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>\n` +
+      '<ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a2" TIME_SLOT_REF1="ts2" TIME_SLOT_REF2="ts3"><ANNOTATION_VALUE>two</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>\n</TIER>\n';
+    return `<ANNOTATION_DOCUMENT>\n${timeOrderFirst ? timeOrder + tier : tier + timeOrder}<LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="w"/></ANNOTATION_DOCUMENT>\n`;
+  };
+
+  it('reads a TIME_ORDER written after the tiers that use it as one written before them', async () => {
+    const before = await loadText(document(true), 'before.eaf');
+    const after = await loadText(document(false), 'after.eaf');
+    expect(kept(after.annotations)).toEqual(kept(before.annotations));
+    const seconds = (annotation: Annotation) => (annotation.reference.kind === 'media' ? [annotation.reference.interval.start.toSeconds(), annotation.reference.interval.end.toSeconds()] : null);
+    expect(before.annotations.map((annotation) => [annotation.body.text, seconds(annotation), annotation.body.unaligned])).toEqual([
+      ['a value longer than thirteen characters', [0.1, 0.5], { end: 500 }],
+      ['two', [0.5, 0.9], { start: 500 }],
+    ]);
+  });
+
+  it('names a slot that no TIME_ORDER of the file defines, wherever the TIME_ORDER is', async () => {
+    for (const [first, name] of [[true, 'missing-before.eaf'], [false, 'missing-after.eaf']] as const) {
+      await expect(loadText(document(first, 'ts9'), name)).rejects.toThrow(/:\d+:13 \(TIER\[1\]\/ANNOTATION\[1\]\/ALIGNABLE_ANNOTATION\): TIME_SLOT_REF2 naming a TIME_SLOT of the TIME_ORDER; "ts9" is not one/);
+    }
+  });
+
+  it('reports a syntax error anywhere in the file before a broken annotation earlier in it', async () => {
+    const text = document(true, 'ts9').replace('</ANNOTATION_DOCUMENT>', '<LICENSE>&nbsp;</LICENSE></ANNOTATION_DOCUMENT>');
+    await expect(loadText(text, 'late-syntax.eaf')).rejects.toThrow(/entities/);
+  });
+});
+
 describe('dumping EAF', () => {
   it('writes a valid-shaped EAF 3.0 document with declaration, namespace, generated slots and linguistic types', async () => {
     const store = new MemoryStore();

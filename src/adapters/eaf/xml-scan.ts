@@ -15,7 +15,8 @@ export interface XmlElement {
 }
 
 /**
- * A single pass over an XML document that builds a light element tree. EAF files are plain XML
+ * A single pass over an XML document that builds a light element tree, except for the elements
+ * `streamed` takes, which it hands over whole at their end tags instead. EAF files are plain XML
  * (no DTD entities, no namespaces that matter), so the scanner keeps what EAF needs: elements,
  * attributes, text with the five predefined and numeric entities, CDATA, and skips the XML
  * declaration, processing instructions, comments and a DOCTYPE. It checks well-formedness as it
@@ -30,8 +31,13 @@ export interface XmlElement {
  * alone takes many times what this scan and the whole EAF walk take together (see
  * bench/adapters-eaf.bench.js, which measures both in the same run).
  */
-export function scanXml(text: string, file: string): XmlElement {
+export function scanXml(text: string, file: string, streamed?: StreamedElements): XmlElement {
   const stack: XmlElement[] = [];
+  // Per open element: whether it is handed to `streamed` when it closes, and how many of its
+  // children were (so its own text is kept as if they were still there).
+  const taken: boolean[] = [];
+  const takenChildren: number[] = [];
+  const hasChildren = (level: number): boolean => stack[level].children.length > 0 || takenChildren[level] > 0;
   let root: XmlElement | null = null;
   let position = 0;
   const length = text.length;
@@ -48,7 +54,7 @@ export function scanXml(text: string, file: string): XmlElement {
       // EAF has no mixed content: text beside child elements is indentation, not kept (and not
       // concatenated, which on a tier of 100k annotations would build one huge string).
       if (current) {
-        if (current.children.length === 0 || chunk.trim() !== '') current.text += chunk.indexOf('&') === -1 ? chunk : decodeEntities(chunk, text, position, fail);
+        if (!hasChildren(stack.length - 1) || chunk.trim() !== '') current.text += chunk.indexOf('&') === -1 ? chunk : decodeEntities(chunk, text, position, fail);
       }
       else if (chunk.trim() !== '') fail(position, root ? 'nothing after the root element' : 'an XML element ("<ANNOTATION_DOCUMENT ...>")');
     }
@@ -61,6 +67,8 @@ export function scanXml(text: string, file: string): XmlElement {
       const current = stack.pop();
       if (!current) fail(open, `no end tag </${name}> here: no element is open`);
       else if (current.name !== name) fail(open, `</${current.name}> to close <${current.name}> (line ${lineAndColumn(text, current.offset).line}), found </${name}>`);
+      takenChildren.pop();
+      if (taken.pop()) (streamed as StreamedElements).take(current as XmlElement);
       position = close + 1;
     } else if (next === 0x21 /* ! */) {
       if (text.startsWith('<!--', open)) {
@@ -84,18 +92,29 @@ export function scanXml(text: string, file: string): XmlElement {
       position = close + 2;
     } else {
       position = scanStartTag(text, open, (element, selfClosing) => {
+        let take = false;
         if (stack.length > 0) {
-          const parent = stack[stack.length - 1];
-          if (parent.children.length === 0 && parent.text.trim() === '') parent.text = '';
-          parent.children.push(element);
+          const level = stack.length - 1;
+          const parent = stack[level];
+          if (!hasChildren(level) && parent.text.trim() === '') parent.text = '';
+          take = streamed !== undefined && streamed.takes(stack, element);
+          if (take) takenChildren[level]++;
+          else parent.children.push(element);
         }
         else if (root) fail(open, 'a single root element; found a second one');
-        else root = element;
+        else {
+          root = element;
+          streamed?.takes(stack, element);
+        }
         if (!selfClosing) {
           if (stack.length >= MAX_XML_DEPTH) {
             throw new InputTooDeepError(file, { ...lineAndColumn(text, open), path: stack.slice(0, 4).map((item) => item.name).join('/') + '/...' }, stack.length + 1, MAX_XML_DEPTH, 'XML elements');
           }
           stack.push(element);
+          taken.push(take);
+          takenChildren.push(0);
+        } else if (take) {
+          (streamed as StreamedElements).take(element);
         }
       }, fail);
     }
@@ -106,6 +125,21 @@ export function scanXml(text: string, file: string): XmlElement {
 }
 
 type Fail = (at: number, expected: string) => never;
+
+/**
+ * Elements a reader handles one by one as the scan meets them, instead of finding them in the
+ * tree: a file's bulk (EAF's time slots and annotations) then never sits in memory as elements.
+ */
+export interface StreamedElements {
+  /**
+   * Asked at every start tag, with the elements open around it (outermost first; empty for the
+   * root, whose answer is ignored): whether this element is handed over instead of being added
+   * to its parent.
+   */
+  takes(open: readonly XmlElement[], element: XmlElement): boolean;
+  /** The complete element (children and text), at its end tag. */
+  take(element: XmlElement): void;
+}
 
 const NAME_END = /[\s/>]/g;
 // Attribute names are XML names: a stray `&` or `;` in one is damage, not a new attribute.

@@ -1,4 +1,4 @@
-import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import { makeAnnotation, mediaRef, type Annotation, type AnnotationInit } from '../../model/annotation.js';
 import { newAnnotationId } from '../../model/ids.js';
 import { makeTier, type Tier } from '../../model/tier.js';
 import { RationalTime } from '../../time/rational-time.js';
@@ -23,7 +23,8 @@ import { addTimes, rateOf, readOtioTime, subtractTimes, writeOtioRange } from '.
 export interface ReadOtio {
   tiers: Tier[];
   meta: Record<string, string>;
-  annotations: Annotation[];
+  /** Built as they are consumed (once). */
+  annotations: Iterable<Annotation>;
   clock: ImportClock;
 }
 
@@ -74,7 +75,9 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
 
   const tiers: Tier[] = [];
   const tierNames = new Set<string>();
-  const annotations: Annotation[] = [];
+  // What each annotation is made of, not the annotation: a million annotations with their bodies
+  // copied would sit beside the parsed file until the walk ends (see built).
+  const annotations: PendingAnnotation[] = [];
   const provenance = importProvenance('otio', options);
   // A time that is there but unreadable (no rate, a rate of 0, a value that is not a number) is
   // refused: read as zero it would move items, and what we wrote back would not say the same.
@@ -92,9 +95,11 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
     tierNames.add(name);
     return name;
   };
-  const add = (tier: string, asset: string, start: RationalTime, end: RationalTime, body: Record<string, unknown>, schema: string, id = newAnnotationId()): void => {
+  const add = (tier: string, asset: string, start: RationalTime, end: RationalTime, body: Record<string, unknown>, schema: string, id?: string): void => {
     const interval = end.lt(start) ? TimeInterval.point(start) : new TimeInterval(start, end);
-    annotations.push(makeAnnotation({ id, tier, reference: mediaRef(asset, interval), body, body_schema_uri: schema, provenance }));
+    // Checked now, so that a file is refused before any of it is consumed; built again then.
+    makeAnnotation({ id, tier, reference: mediaRef(asset, interval), body, body_schema_uri: schema, provenance });
+    annotations.push({ id, tier, asset, interval, body, schema });
   };
   const defaultAsset = options.assetId ?? DEFAULT_ASSET_ID;
 
@@ -213,7 +218,8 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
         for (const key of ['metadata', 'source_range', 'media_reference', 'media_references', 'active_media_reference_key']) if (child[key] !== undefined) body[key] = child[key];
         const extra = rest(child, CLIP_FIELDS);
         if (extra) body.extra = extra;
-        const id = newAnnotationId();
+        // Its id now only when its markers name it; otherwise when it is built (a UUID each is 50 MB a million).
+        const id = Array.isArray(child.markers) && child.markers.length > 0 ? newAnnotationId() : undefined;
         const mediaStart = isObject(child.source_range) ? sourceStart : startOf(isObject(reference) ? reference.available_range : undefined, `${where}.media_reference.available_range`);
         if (visible.start !== cursor || visible.end !== end) body.source_range = trimmedRange(child.source_range, mediaStart, cursor, visible);
         add(tier, asset, visible.start, visible.end, body, OTIO_CLIP_SCHEMA, id);
@@ -338,7 +344,27 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
     tiers.push(makeTier({ name: tier, metadata: { otio_role: TIMELINE_MARKERS_ROLE } }));
     markers(stackMarkers, `${stackPath}.markers`, tier, defaultAsset, zero, 'timeline');
   }
-  return { tiers, meta: { [OTIO_TIMELINE_META]: JSON.stringify(parts) }, annotations, clock };
+  return { tiers, meta: { [OTIO_TIMELINE_META]: JSON.stringify(parts) }, annotations: built(annotations, provenance), clock };
+}
+
+/** An annotation of the walk, as little as builds it. */
+interface PendingAnnotation {
+  /** Undefined for one nothing refers to: makeAnnotation gives it an id when it is built. */
+  readonly id: string | undefined;
+  readonly tier: string;
+  readonly asset: string;
+  readonly interval: TimeInterval;
+  readonly body: Record<string, unknown>;
+  readonly schema: string;
+}
+
+/** The annotations, each built when asked for and its parts let go of once it is. */
+function* built(pending: Array<PendingAnnotation | undefined>, provenance: AnnotationInit['provenance']): Generator<Annotation> {
+  for (let index = 0; index < pending.length; index++) {
+    const { id, tier, asset, interval, body, schema } = pending[index] as PendingAnnotation;
+    pending[index] = undefined;
+    yield makeAnnotation({ id, tier, reference: mediaRef(asset, interval), body, body_schema_uri: schema, provenance });
+  }
 }
 
 interface Span {
