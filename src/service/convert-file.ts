@@ -18,6 +18,7 @@ import { RationalTime } from '../time/rational-time.js';
 import type { Mutation } from '../oplog/mutation.js';
 import { isPostgresLocation } from './open-service-store.js';
 import { writeAtomically } from '../io/atomic-file.js';
+import { tierNameFindingsOfFile } from './tier-name-findings.js';
 
 export interface ConvertRequest {
   /** Input path, or `-` for standard input. */
@@ -99,7 +100,10 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
       variant: request.variant,
       warn: request.warn,
       onProgress: request.onProgress,
-      beforeCommit: () => refuseFindingsUnderStrict(request),
+      beforeCommit: (tierNames) => {
+        reportTierNames(request, tierNames, inputPath);
+        refuseFindingsUnderStrict(request);
+      },
     });
     if (streamed.kind === 'converted') {
       const { annotations, tiers, dropped, quantized } = streamed;
@@ -127,6 +131,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
         const file = await SqliteStore.open(outputPath, { create: true, scratch: true });
         try {
           const written = await loadIntoStore(document, file, { onProgress: request.onProgress, batchSize: Number.POSITIVE_INFINITY });
+          reportTierNames(request, document.tiers.map((tier) => tier.name), inputPath);
           refuseFindingsUnderStrict(request);
           span.setAttribute(ATTR_ANNOTATION_COUNT, written);
           const tiers = (await file.listTiers()).length;
@@ -141,9 +146,10 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     store = new MemoryStore();
     annotations = await loadIntoStore(document, store, { onProgress: request.onProgress });
     quantized = document.quantization();
-    refuseFindingsUnderStrict(request);
   }
   try {
+    reportTierNames(request, (await store.listTiers()).map((tier) => tier.name), source.name === 'annot' ? null : inputPath);
+    refuseFindingsUnderStrict(request);
     if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
     const tiers = (await store.listTiers()).length;
     const codec = await target.codec();
@@ -186,6 +192,11 @@ function strictly(request: ConvertRequest): ConvertRequest {
 function rereading(request: ConvertRequest): void {
   const tally = findingsSeen.get(request);
   if (tally) tally.mute = tally.seen;
+}
+
+/** Tier names that look like one name mistyped (tier-name-findings.ts), reported as `annot validate` reports them. */
+function reportTierNames(request: ConvertRequest, tierNames: readonly string[], path: string | null): void {
+  for (const finding of tierNameFindingsOfFile(tierNames, request.input === '-' ? 'standard input' : request.input, path)) request.report(finding);
 }
 
 /** Under `--strict`, a reader finding (already printed) fails the conversion before anything is written. */

@@ -55,8 +55,8 @@ export interface StreamRequest {
   readonly variant?: string;
   readonly warn: (message: string) => void;
   readonly onProgress?: (annotations: number) => void;
-  /** Called once everything was read and written, before the output is renamed into place (`--strict`). */
-  readonly beforeCommit: () => void;
+  /** Called once everything was read and written, before the output is renamed into place (tier-name findings, `--strict`). */
+  readonly beforeCommit: (tierNames: readonly string[]) => void;
 }
 
 /** Whether a conversion from `source` to `target` streams (see above). */
@@ -89,7 +89,7 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
     rmSync(request.outputPath, { force: true });
     return { kind: 'whole_document' };
   }
-  request.beforeCommit();
+  request.beforeCommit(document.tiers.map((tier) => tier.name));
   return { kind: 'converted', annotations: selection.read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(source.name, dumped.dropped), quantized: document.quantization() };
 }
 
@@ -122,7 +122,7 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
     pass: (): AsyncIterable<Annotation> => {
       if (passes++ === 0) return firstPass();
       // Everything was read once: the findings are all out, and --strict decides before a byte is written.
-      request.beforeCommit();
+      request.beforeCommit(document.tiers.map((tier) => tier.name));
       return again();
     },
   };
@@ -133,7 +133,7 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
     return report;
   });
   if (dumped === null) return { kind: 'whole_document' };
-  if (passes < 2) request.beforeCommit();
+  if (passes < 2) request.beforeCommit(document.tiers.map((tier) => tier.name));
   return { kind: 'converted', annotations: read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(source.name, dumped.dropped), quantized: document.quantization() };
 }
 

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { Finding } from '../adapters/finding.js';
+import { decodeSource } from '../adapters/source-text.js';
 import type { SourceLocation } from '../adapters/errors.js';
 import { editDistance } from '../text/nearest-name.js';
 
@@ -20,6 +22,24 @@ const MAX_LABEL_LENGTH = 2;
  *
  * `text` is the file's text, for the line of each tier's first quoted mention (null: no line).
  */
+/**
+ * tierNameFindings for a file read from `path` (null: a store, no text to point into), reading its
+ * text for the lines only when there is something to report.
+ */
+export function tierNameFindingsOfFile(names: readonly string[], file: string, path: string | null): Finding[] {
+  const findings = tierNameFindings(names, file, null);
+  if (findings.length === 0 || path === null) return findings;
+  return tierNameFindings(names, file, sourceTextOrNull(path, file));
+}
+
+function sourceTextOrNull(path: string, file: string): string | null {
+  try {
+    return decodeSource(readFileSync(path), file);
+  } catch {
+    return null;
+  }
+}
+
 export function tierNameFindings(names: readonly string[], file: string, text: string | null): Finding[] {
   const findings: Finding[] = [];
   for (let i = 0; i < names.length; i++) {

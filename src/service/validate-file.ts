@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { FormatParseError } from '../adapters/errors.js';
 import type { Finding } from '../adapters/finding.js';
-import { decodeSource } from '../adapters/source-text.js';
 import { openAnnotationFile } from './open-annotation-file.js';
-import { tierNameFindings } from './tier-name-findings.js';
+import { tierNameFindingsOfFile } from './tier-name-findings.js';
 import { validateAnnotations, type ValidationSummary } from './validate-annotations.js';
 
 export interface AnnotationFileValidation {
@@ -63,8 +61,7 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
     const who = violation.annotation_id ? `annotation ${violation.annotation_id} on tier ${violation.tier}` : `tier ${violation.tier}`;
     findings.push({ code: violation.code, severity: 'error', file, location: {}, message: `${who}: ${violation.message}` });
   }
-  const typos = tierNameFindings(tierNames, file, null);
-  if (typos.length > 0) findings.push(...tierNameFindings(tierNames, file, opened.format.name === 'annot' ? null : sourceText(path, file)));
+  findings.push(...tierNameFindingsOfFile(tierNames, file, opened.format.name === 'annot' ? null : path));
   for (const schema of summary.schemas) {
     if (schema.registered) continue;
     findings.push({
@@ -76,13 +73,4 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
     });
   }
   return { file, format: opened.format.name, summary, findings };
-}
-
-/** The file's text, for the line of a finding the reader did not place; null when it cannot be had. */
-function sourceText(path: string, file: string): string | null {
-  try {
-    return decodeSource(readFileSync(path), file);
-  } catch {
-    return null;
-  }
 }

@@ -21,6 +21,21 @@ describe('annot convert: findings, loss reports and counts', () => {
     expect(existsSync(out)).toBe(true);
   });
 
+  it.each(['vtt', 'annot', 'eaf', 'TextGrid'])('prints tier names that look mistyped, as validate does, into .%s (streamed or whole), and fails on them under --strict', async (ext) => {
+    const typos = fixture('validate/tier-typo.TextGrid');
+    const out = join(dir, `typo.${ext}`);
+    const result = await runCli(['convert', typos, out]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`${typos}:71:16: warning: tiers "words" and "Words" differ only by case, spaces or punctuation: a typo? (rename one if they are meant to be one tier) [tier_name_near_duplicate]`);
+    expect(result.stderr).toContain(`${typos}:81:16: warning: tiers "phones" and "phomes" differ by one letter`);
+    expect(result.stderr.match(/tier_name_near_duplicate/g)).toHaveLength(2);
+    expect(existsSync(out)).toBe(true);
+    const strict = await runCli(['convert', typos, join(dir, `typo-strict.${ext}`), '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('2 findings (above) under --strict; nothing was written');
+    expect(existsSync(join(dir, `typo-strict.${ext}`))).toBe(false);
+  });
+
   it('fails under --strict with exit 1 and writes nothing', async () => {
     const result = await runCli(['convert', DROPPED_BLOCK, join(dir, 'strict.vtt'), '--strict']);
     expect(result.code).toBe(1);
