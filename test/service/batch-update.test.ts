@@ -48,7 +48,7 @@ async function openSample(path: string): Promise<{ store: OpLoggedStore; service
   return { store, service };
 }
 
-const interval = (annotation: Annotation | undefined): string => (annotation!.reference.kind === 'media' ? annotation!.reference.interval.toString() : 'symbolic');
+const interval = (annotation: Annotation | null | undefined): string => (annotation!.reference.kind === 'media' ? annotation!.reference.interval.toString() : 'symbolic');
 
 describe('AnnotationService.updateAnnotations (sqlite store)', () => {
   const { dir, cleanup } = tempDir();
