@@ -16,7 +16,7 @@ import { ATTR_ANNOTATION_COUNT, ATTR_CLOCK, ATTR_MUTATION_COUNT, ATTR_MUTATION_K
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { ResolveOptions, TimeInput } from '../time/time-input.js';
-import type { AnnotationUpdate } from './annotation-updates.js';
+import type { AnnotationPatch, AnnotationUpdate } from './annotation-updates.js';
 import { PreconditionRequiredError } from './errors.js';
 import { assertBatchKeepsTierConstraints, assertKeepsTierConstraints, type AnnotationEdit } from './tier-constraint-guard.js';
 import { queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
@@ -28,13 +28,7 @@ export const SERVICE_AGENT = 'server:annot';
 /** An annotation as a client sends it: the wire form, where `id` and `provenance` may be left to the service. */
 export type AnnotationInput = Record<string, unknown>;
 
-export interface AnnotationPatch {
-  tier?: string;
-  body?: Record<string, unknown>;
-  body_schema_uri?: string;
-  confidence?: number | null;
-  reference?: unknown;
-}
+export type { AnnotationPatch } from './annotation-updates.js';
 
 export interface Mutated<T> {
   readonly value: T;

@@ -1,5 +1,13 @@
 import { InvalidInputError } from '../errors/annot-error.js';
-import type { AnnotationPatch } from './annotation-service.js';
+
+/** A partial update of an annotation, its wire field names. */
+export interface AnnotationPatch {
+  tier?: string;
+  body?: Record<string, unknown>;
+  body_schema_uri?: string;
+  confidence?: number | null;
+  reference?: unknown;
+}
 
 /** One item of a batch update: an annotation, the ETag its client read, and its partial update. */
 export interface AnnotationUpdate {
