@@ -6,12 +6,14 @@ import type { OpLoggedStore } from '../../src/oplog/op-logged-store.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { AnnotationService } from '../../src/service/annotation-service.js';
 import { validateAnnotations } from '../../src/service/validate-annotations.js';
+import { MemoryStore } from '../../src/store/memory.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
 import { tempDir } from '../support/sample-annot.js';
 
-// Several annotations changed at once, on a real .annot file: the shared boundary of two
+// Several annotations changed at once, on a real .annot file and on the memory store a served file
+// in another format lives in (no transaction there: the batch is checked whole first): the shared boundary of two
 // TIME_SUBDIVISION children moves (each alone would open a gap or an overlap), all or nothing.
 //
 //   utt (NONE)                       u1 [6, 9)
@@ -30,8 +32,8 @@ const timed = (id: string, tier: string, start: string, end: string): Annotation
   makeAnnotation({ id, tier, reference: mediaRef(ASSET, TimeInterval.fromSeconds(start, end, 1000)), body: { text: tier }, body_schema_uri: 'annot://schema/label/v1', provenance });
 const retime = (start: number, end: number) => ({ reference: { kind: 'media', asset_id: ASSET, interval: { start: { v: start, r: 1000 }, end: { v: end, r: 1000 } } } });
 
-async function openSample(path: string): Promise<{ store: OpLoggedStore; service: AnnotationService }> {
-  const store = await SqliteStore.open(path, { create: true });
+async function openSample(path: string | null): Promise<{ store: OpLoggedStore; service: AnnotationService }> {
+  const store = path === null ? new MemoryStore() : await SqliteStore.open(path, { create: true });
   const service = new AnnotationService(store);
   await service.apply(
     [
@@ -50,14 +52,14 @@ async function openSample(path: string): Promise<{ store: OpLoggedStore; service
 
 const interval = (annotation: Annotation | null | undefined): string => (annotation!.reference.kind === 'media' ? annotation!.reference.interval.toString() : 'symbolic');
 
-describe('AnnotationService.updateAnnotations (sqlite store)', () => {
+describe.each(['sqlite', 'memory'])('AnnotationService.updateAnnotations (%s store)', (kind) => {
   const { dir, cleanup } = tempDir();
   afterAll(cleanup);
   let n = 0;
   let store: OpLoggedStore;
   let service: AnnotationService;
   beforeEach(async () => {
-    ({ store, service } = await openSample(join(dir, `batch-${n++}.annot`)));
+    ({ store, service } = await openSample(kind === 'sqlite' ? join(dir, `batch-${n++}.annot`) : null));
   });
   afterEach(() => store.close());
 
