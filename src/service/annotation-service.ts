@@ -16,8 +16,9 @@ import { ATTR_ANNOTATION_COUNT, ATTR_CLOCK, ATTR_MUTATION_COUNT, ATTR_MUTATION_K
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { ResolveOptions, TimeInput } from '../time/time-input.js';
+import type { AnnotationPatch, AnnotationUpdate } from './annotation-updates.js';
 import { PreconditionRequiredError } from './errors.js';
-import { assertKeepsTierConstraints, type AnnotationEdit } from './tier-constraint-guard.js';
+import { assertBatchKeepsTierConstraints, assertKeepsTierConstraints, type AnnotationEdit } from './tier-constraint-guard.js';
 import { queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
 import { PageContinuations, queryPage, queryWirePage, type Page, type PagePosition, type WirePage } from './query-page.js';
 
@@ -27,13 +28,7 @@ export const SERVICE_AGENT = 'server:annot';
 /** An annotation as a client sends it: the wire form, where `id` and `provenance` may be left to the service. */
 export type AnnotationInput = Record<string, unknown>;
 
-export interface AnnotationPatch {
-  tier?: string;
-  body?: Record<string, unknown>;
-  body_schema_uri?: string;
-  confidence?: number | null;
-  reference?: unknown;
-}
+export type { AnnotationPatch } from './annotation-updates.js';
 
 export interface Mutated<T> {
   readonly value: T;
@@ -107,26 +102,48 @@ export class AnnotationService {
    * wins. The id and provenance never change; `confidence: null` clears the confidence.
    */
   async updateAnnotation(id: string, patch: AnnotationPatch, ifMatch: string | undefined, actor: string, times: ResolveOptions = {}): Promise<Mutated<Annotation>> {
-    if (ifMatch === undefined || ifMatch.trim() === '') {
-      throw new PreconditionRequiredError(`updating annotation ${id} needs If-Match with the ETag you read (GET it first)`);
-    }
-    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new InvalidInputError('patch: expected a JSON object');
-    const allowed = ['tier', 'body', 'body_schema_uri', 'confidence', 'reference'];
-    const unknown = Object.keys(patch).filter((key) => !allowed.includes(key));
-    if (unknown.length > 0) {
-      throw new WireFormatError('patch', unknown.map((key) => ({ path: `patch.${key}`, message: `cannot be changed (changeable: ${allowed.join(', ')})`, keyword: 'additionalProperties' })));
-    }
+    const { value, clock } = await this.updateAnnotations([{ id, patch, ifMatch }], actor, times);
+    return { value: value[0], clock };
+  }
+
+  /**
+   * Several partial updates as one: each guarded by its own `If-Match` (required), judged together
+   * by the tier-constraint guard (so two TIME_SUBDIVISION neighbours can move their shared
+   * boundary), and applied in one op-log transaction. All or nothing: a stale ETag on any item
+   * (412), an item that would break a constraint (409) or bad input leaves the store unchanged.
+   */
+  async updateAnnotations(updates: readonly AnnotationUpdate[], actor: string, times: ResolveOptions = {}): Promise<Mutated<Annotation[]>> {
+    if (!Array.isArray(updates) || updates.length === 0) throw new InvalidInputError('updates: expected a non-empty array of {id, if_match, patch}');
+    const seen = new Set<string>();
+    updates.forEach(({ id, ifMatch, patch }, index) => {
+      const where = updates.length === 1 ? '' : ` (updates[${index}])`;
+      if (ifMatch === undefined || ifMatch.trim() === '') {
+        throw new PreconditionRequiredError(`updating annotation ${id}${where} needs If-Match with the ETag you read (GET it first)`);
+      }
+      if (seen.has(id)) throw new InvalidInputError(`updates[${index}]: annotation ${id} is updated twice in one batch; merge the two patches`);
+      seen.add(id);
+      checkPatch(patch, updates.length === 1 ? 'patch' : `updates[${index}].patch`);
+    });
     return this.inEditTurn(async () => {
-      const current = await this.getAnnotation(id);
-      const wire = annotationToWire(current) as unknown as Record<string, unknown>;
-      const merged = { ...wire, ...patch, id: current.id, provenance: wire.provenance };
-      // Only a patch that sets the reference has times to resolve; the current ones stay as they are.
-      const revised = annotationFromWire(patch.reference !== undefined ? resolveWireTimes(merged, times) : merged);
-      checkBody(revised);
-      // A stale If-Match is the client's to learn first (412), before whether its edit would fit.
-      if (ifMatchSatisfied(ifMatch, annotationEtag(current))) await assertKeepsTierConstraints(this.store, { before: current, after: revised });
-      const clock = await this.apply([{ kind: 'update_annotation', annotation: revised, ifMatch }], actor);
-      return { value: revised, clock };
+      const edits: AnnotationEdit[] = [];
+      let fresh = true;
+      for (const { id, ifMatch, patch } of updates) {
+        const current = await this.getAnnotation(id);
+        const wire = annotationToWire(current) as unknown as Record<string, unknown>;
+        const merged = { ...wire, ...patch, id: current.id, provenance: wire.provenance };
+        // Only a patch that sets the reference has times to resolve; the current ones stay as they are.
+        const revised = annotationFromWire(patch.reference !== undefined ? resolveWireTimes(merged, times) : merged);
+        checkBody(revised);
+        edits.push({ before: current, after: revised });
+        if (!ifMatchSatisfied(ifMatch!, annotationEtag(current))) fresh = false;
+      }
+      // A stale If-Match is the client's to learn first (412, from the store), before whether its edit would fit.
+      if (fresh) await assertBatchKeepsTierConstraints(this.store, edits);
+      const clock = await this.apply(
+        updates.map(({ ifMatch }, index) => ({ kind: 'update_annotation', annotation: edits[index].after!, ifMatch })),
+        actor,
+      );
+      return { value: edits.map(({ after }) => after!), clock };
     });
   }
 
@@ -271,6 +288,17 @@ export class AnnotationService {
 
 function spanTime(time: TimeInput | undefined): string | number | undefined {
   return typeof time === 'object' ? `${time.v}/${time.r}` : time;
+}
+
+const CHANGEABLE = ['tier', 'body', 'body_schema_uri', 'confidence', 'reference'];
+
+/** A patch is an object changing only what may change (never the id or the provenance). */
+function checkPatch(patch: unknown, name: string): void {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new InvalidInputError(`${name}: expected a JSON object`);
+  const unknown = Object.keys(patch).filter((key) => !CHANGEABLE.includes(key));
+  if (unknown.length > 0) {
+    throw new WireFormatError('patch', unknown.map((key) => ({ path: `${name}.${key}`, message: `cannot be changed (changeable: ${CHANGEABLE.join(', ')})`, keyword: 'additionalProperties' })));
+  }
 }
 
 /** Bodies are checked against their registered schema; an unregistered schema URI is refused. */

@@ -38,20 +38,30 @@ const RULES: Readonly<Record<TierStereotype, string>> = {
  * still loads and can be edited, and repaired one edit at a time.
  */
 export async function assertKeepsTierConstraints(store: AnnotationStore, edit: AnnotationEdit): Promise<void> {
-  const { before, after } = edit;
-  // A change of body, schema or confidence cannot break a constraint.
-  if (before && after && before.tier === after.tier && sameReference(before, after)) return;
   // A new annotation under an id in use is the store's to refuse (DuplicateAnnotationIdError), not a constraint's.
-  if (!before && after && (await store.get(after.id))) return;
+  if (!edit.before && edit.after && (await store.get(edit.after.id))) return;
+  await assertBatchKeepsTierConstraints(store, [edit]);
+}
+
+/**
+ * assertKeepsTierConstraints for several edits applied together (each of a different annotation):
+ * the neighbourhood of all of them is judged as a whole, before and after, so two neighbours moved
+ * together (a shared boundary of TIME_SUBDIVISION children) are accepted where either alone breaks
+ * the tiling.
+ */
+export async function assertBatchKeepsTierConstraints(store: AnnotationStore, all: readonly AnnotationEdit[]): Promise<void> {
+  // A change of body, schema or confidence cannot break a constraint.
+  const edits = all.filter(({ before, after }) => !(before && after && before.tier === after.tier && sameReference(before, after)));
+  if (edits.length === 0) return;
   const tiers = new Map((await store.listTiers()).map((tier) => [tier.name, tier]));
-  const edited = new Set([before?.tier, after?.tier].filter((name): name is string => name !== undefined));
-  // Each constraint the edit takes part in, named by its child tier: the edited tiers' own, and their child tiers'.
+  const edited = new Set(edits.flatMap(({ before, after }) => [before?.tier, after?.tier]).filter((name): name is string => name !== undefined));
+  // Each constraint the edits take part in, named by its child tier: the edited tiers' own, and their child tiers'.
   const constrained = [...tiers.values()].filter((tier) => tier.stereotype !== 'NONE' && (edited.has(tier.name) || edited.has(tier.parent!)));
   const broken: Broken[] = [];
   for (const child of constrained) {
     const parent = tiers.get(child.parent!);
     if (parent === undefined) continue;
-    const scene = TIME_ALIGNED.includes(child.stereotype) ? await timeAlignedScene(store, child, parent, edit) : await symbolicScene(store, child, parent, edit);
+    const scene = TIME_ALIGNED.includes(child.stereotype) ? await timeAlignedScene(store, child, parent, edits) : await symbolicScene(store, child, parent, edits);
     if (scene === null) continue;
     const added = newViolations(
       validateTierConstraint(child, scene.children.before, parent, scene.parents.before),
@@ -59,7 +69,7 @@ export async function assertKeepsTierConstraints(store: AnnotationStore, edit: A
     );
     for (const violation of added) broken.push({ violation, child, parent, scene });
   }
-  if (broken.length > 0) throw refusal(edit, broken);
+  if (broken.length > 0) throw refusal(edits, broken);
 }
 
 /** A violation the edit would add, with the constraint and the annotations it was found among. */
@@ -83,8 +93,8 @@ interface Scene {
  * parents that could hold it). Parents met only at the last step may see part of their children,
  * but identically before and after, so they add no violation.
  */
-async function timeAlignedScene(store: AnnotationStore, child: Tier, parent: Tier, edit: AnnotationEdit): Promise<Scene> {
-  const anchors = [edit.before, edit.after].filter((a): a is Timed => a !== null && isTimed(a) && (a.tier === child.name || a.tier === parent.name)).map(intervalOf);
+async function timeAlignedScene(store: AnnotationStore, child: Tier, parent: Tier, edits: readonly AnnotationEdit[]): Promise<Scene> {
+  const anchors = edits.flatMap((edit) => [edit.before, edit.after]).filter((a): a is Timed => a !== null && isTimed(a) && (a.tier === child.name || a.tier === parent.name)).map(intervalOf);
   const parents = new Map<string, Annotation>();
   const children = new Map<string, Annotation>();
   for (const window of anchors) for (const found of await store.atTier(parent.name, window)) parents.set(found.id, found);
@@ -95,8 +105,8 @@ async function timeAlignedScene(store: AnnotationStore, child: Tier, parent: Tie
     if (reach) for (const found of await store.atTier(parent.name, reach)) parents.set(found.id, found);
   }
   return {
-    children: { before: withEdit(children, child.name, edit, 'before'), after: withEdit(children, child.name, edit, 'after') },
-    parents: { before: withEdit(parents, parent.name, edit, 'before'), after: withEdit(parents, parent.name, edit, 'after') },
+    children: { before: withEdits(children, child.name, edits, 'before'), after: withEdits(children, child.name, edits, 'after') },
+    parents: { before: withEdits(parents, parent.name, edits, 'before'), after: withEdits(parents, parent.name, edits, 'after') },
   };
 }
 
@@ -105,13 +115,13 @@ async function timeAlignedScene(store: AnnotationStore, child: Tier, parent: Tie
  * and, for an association, the target's other children), or a parent removed from its tier (the
  * children referring to it). Null when the edit changes no symbolic link (a parent retimed).
  */
-async function symbolicScene(store: AnnotationStore, child: Tier, parent: Tier, edit: AnnotationEdit): Promise<Scene | null> {
-  const { before, after } = edit;
-  const asChild = [before, after].filter((a): a is Annotation => a !== null && a.tier === child.name);
-  const parentRemoved = before !== null && before.tier === parent.name && (after === null || after.tier !== parent.name);
+async function symbolicScene(store: AnnotationStore, child: Tier, parent: Tier, edits: readonly AnnotationEdit[]): Promise<Scene | null> {
+  const asChild = edits.flatMap((edit) => [edit.before, edit.after]).filter((a): a is Annotation => a !== null && a.tier === child.name);
+  const removed = edits.filter(({ before, after }) => before !== null && before.tier === parent.name && (after === null || after.tier !== parent.name)).map(({ before }) => before!);
+  const parentRemoved = removed.length > 0;
   if (asChild.length === 0 && !parentRemoved) return null;
   const targets = new Set<string>(asChild.map(targetOf).filter((id): id is string => id !== null));
-  if (parentRemoved) targets.add(before.id);
+  for (const gone of removed) targets.add(gone.id);
   const children = new Map<string, Annotation>();
   // Only a removed parent or an association (one child per parent) needs the target's other children.
   if (parentRemoved || child.stereotype === 'SYMBOLIC_ASSOCIATION') {
@@ -123,18 +133,19 @@ async function symbolicScene(store: AnnotationStore, child: Tier, parent: Tier, 
     if (found && found.tier === parent.name) parents.set(found.id, found);
   }
   return {
-    children: { before: withEdit(children, child.name, edit, 'before'), after: withEdit(children, child.name, edit, 'after') },
-    parents: { before: withEdit(parents, parent.name, edit, 'before'), after: withEdit(parents, parent.name, edit, 'after') },
+    children: { before: withEdits(children, child.name, edits, 'before'), after: withEdits(children, child.name, edits, 'after') },
+    parents: { before: withEdits(parents, parent.name, edits, 'before'), after: withEdits(parents, parent.name, edits, 'after') },
   };
 }
 
-/** The annotations read (the store as it is), with the edited annotation in one of its versions: absent when that version is not on `tier`. */
-function withEdit(read: Map<string, Annotation>, tier: string, edit: AnnotationEdit, version: 'before' | 'after'): Annotation[] {
+/** The annotations read (the store as it is), with each edited annotation in one of its versions: absent when that version is not on `tier`. */
+function withEdits(read: Map<string, Annotation>, tier: string, edits: readonly AnnotationEdit[], version: 'before' | 'after'): Annotation[] {
   const out = new Map(read);
-  const id = (edit.before ?? edit.after)!.id;
-  out.delete(id);
-  const chosen = edit[version];
-  if (chosen && chosen.tier === tier) out.set(chosen.id, chosen);
+  for (const edit of edits) out.delete((edit.before ?? edit.after)!.id);
+  for (const edit of edits) {
+    const chosen = edit[version];
+    if (chosen && chosen.tier === tier) out.set(chosen.id, chosen);
+  }
   return [...out.values()];
 }
 
@@ -151,8 +162,11 @@ function identity(violation: TierViolation): string {
 
 // ---- the refusal ---------------------------------------------------------------------------------
 
-function refusal(edit: AnnotationEdit, broken: Broken[]): TierConstraintError {
+function refusal(edits: readonly AnnotationEdit[], broken: Broken[]): TierConstraintError {
   const [first, ...rest] = broken;
+  // Told in the words of the edit the first violation is about (the only one, for a single edit).
+  const about = new Set([first.violation.annotation_id, ...first.violation.related_ids]);
+  const edit = edits.find(({ before, after }) => about.has((before ?? after)!.id)) ?? edits[0];
   const more = rest.length > 0 ? ` (and ${rest.length} more: ${rest.map(({ violation }) => violation.message).join('; ')})` : '';
   return new TierConstraintError(`${describe(edit, first.child, first.parent, first.violation, first.scene)}${more}`, broken.map(({ violation }) => violation));
 }

@@ -26,7 +26,7 @@ declare const window: {
   annotTimeline: {
     ready: boolean;
     model: { items: Map<string, unknown>; lanes: Array<{ tier: { name: string; stereotype: string }; depth: number }> };
-    view: { pxPerSecond: number };
+    view: { pxPerSecond: number; xOf(seconds: number): number };
     blockCenter(id: string): { x: number; y: number } | null;
   };
 };
@@ -175,6 +175,38 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
     }
     expect(text).toBe('changed in the page');
     await conflict.waitFor({ state: 'hidden' });
+  });
+
+  it('moves the boundary two TIME_SUBDIVISION blocks share: both annotations change in the store, still tiling their parent', async () => {
+    await page.click('#zoom-fit');
+    const cat = await byText('the cat');
+    const amp = await byText('&');
+    expect(cat.reference.interval.end).toEqual(amp.reference.interval.start);
+    const box = (await page.locator('#canvas').boundingBox())!;
+    const { edge, pxPerSecond } = await page.evaluate((end) => ({ edge: window.annotTimeline.view.xOf(end), pxPerSecond: window.annotTimeline.view.pxPerSecond }), seconds(cat.reference.interval.end));
+    const y = (await page.evaluate((id) => window.annotTimeline.blockCenter(id), cat.id))!.y;
+    await page.mouse.move(box.x + edge, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + edge + 15, y, { steps: 5 });
+    await page.mouse.move(box.x + edge + 30, y, { steps: 5 });
+    await page.mouse.up();
+    let after = { cat, amp };
+    for (let i = 0; i < 100 && after.amp.reference.interval.start.v === amp.reference.interval.start.v; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = { cat: (await api('GET', `/annotations/${cat.id}`)).json, amp: (await api('GET', `/annotations/${amp.id}`)).json };
+    }
+    const boundary = seconds(after.cat.reference.interval.end);
+    expect(boundary).toBeCloseTo(seconds(cat.reference.interval.end) + 30 / pxPerSecond, 1);
+    expect(seconds(after.amp.reference.interval.start)).toBe(boundary);
+    // The other edges stay exactly where they were.
+    expect(after.cat.reference.interval.start).toEqual(cat.reference.interval.start);
+    expect(after.amp.reference.interval.end).toEqual(amp.reference.interval.end);
+    expect(await page.locator('#conflict').isHidden()).toBe(true);
+    // Both blocks on the page show the saved versions.
+    await page.waitForFunction(
+      ({ ids, at }) => ids.every((id, index) => (window.annotTimeline.model.items.get(id) as { start: number; end: number })[index === 0 ? 'end' : 'start'] === at),
+      { ids: [cat.id, amp.id], at: boundary },
+    );
   });
 
   it('saves the edits made on the page and over HTTP back to the .eaf', async () => {

@@ -121,6 +121,18 @@ const CASES: Case[] = [
   { route: 'PATCH /annotations/:id', status: 412, request: (s) => ({ method: 'PATCH', path: `/annotations/${s.id}`, json: { confidence: 0.1 }, headers: { 'if-match': '"stale"' } }) },
   { route: 'PATCH /annotations/:id', status: 428, request: (s) => ({ method: 'PATCH', path: `/annotations/${s.id}`, json: { confidence: 0.1 } }) },
   { route: 'PATCH /annotations/:id', status: 422, request: (s) => ({ method: 'PATCH', path: `/annotations/${s.id}`, json: { id: s.id }, headers: { 'if-match': s.etag } }) },
+  {
+    route: 'PATCH /annotations',
+    status: 200,
+    request: (s) => ({ method: 'PATCH', path: '/annotations?rate=1000', json: { updates: [{ id: s.id, if_match: s.etag, patch: { confidence: 0.7, reference: { kind: 'media', asset_id: 'talk.wav', interval: { start: '0.5', end: '1.75' } } } }] } }),
+    then: (state, answer) => {
+      state.etag = JSON.parse(answer.text).updated[0].etag;
+    },
+  },
+  { route: 'PATCH /annotations', status: 412, request: (s) => ({ method: 'PATCH', path: '/annotations', json: { updates: [{ id: s.id, if_match: '"stale"', patch: { confidence: 0.1 } }] } }) },
+  { route: 'PATCH /annotations', status: 428, request: (s) => ({ method: 'PATCH', path: '/annotations', json: { updates: [{ id: s.id, patch: { confidence: 0.1 } }] } }) },
+  { route: 'PATCH /annotations', status: 400, request: () => ({ method: 'PATCH', path: '/annotations', json: { updates: [] } }) },
+  { route: 'PATCH /annotations', status: 404, request: (s) => ({ method: 'PATCH', path: '/annotations', json: { updates: [{ id: '00000000-0000-4000-8000-000000000000', if_match: s.etag, patch: { confidence: 0.1 } }] } }) },
   { route: 'DELETE /annotations/:id', status: 428, request: (s) => ({ method: 'DELETE', path: `/annotations/${s.doomedId}` }) },
   { route: 'DELETE /annotations/:id', status: 412, request: (s) => ({ method: 'DELETE', path: `/annotations/${s.doomedId}`, headers: { 'if-match': '"stale"' } }) },
   { route: 'DELETE /annotations/:id', status: 204, request: (s) => ({ method: 'DELETE', path: `/annotations/${s.doomedId}`, headers: { 'if-match': s.doomedEtag } }) },
@@ -202,7 +214,7 @@ describe('every route against its documented schema', () => {
 
   it('documents every route the app registers, with its method, and nothing else', () => {
     const registered = registeredRoutes(server.app.printRoutes({ commonPrefix: false })).filter((route) => !isDocsRoute(route.split(' ')[1]));
-    expect(registered.length).toBe(27);
+    expect(registered.length).toBe(28);
     for (const route of registered) expect([route, operationOf(route).operation !== undefined]).toEqual([route, true]);
     const documented = Object.values(doc.paths as Json).reduce((count: number, item: Json) => count + Object.keys(item).length, 0);
     expect(documented).toBe(registered.length);

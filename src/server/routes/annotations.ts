@@ -4,6 +4,7 @@ import type { Annotation } from '../../model/annotation.js';
 import { annotationToOutput } from '../../model/wire.js';
 import { wireJsonArray } from '../../model/wire-json.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
+import { annotationUpdatesFromWire } from '../../service/annotation-updates.js';
 import { PreconditionRequiredError } from '../../service/errors.js';
 import type { WirePage } from '../../service/query-page.js';
 import { ALLEN_RELATIONS } from '../../time/allen.js';
@@ -13,7 +14,7 @@ import { QueryParams } from '../query-params.js';
 import { actorOf, withClock, type RouteContext } from '../route-context.js';
 import {
   ACTOR_HEADER, arrayOf, CLOCK, ETAG, errors, headers, IF_MATCH_HEADER, integerParameter, json, NO_QUERY, noContent, parameterNames, queryString, ref, routeSchema,
-  stringParameter,
+  stringParameter, type Json,
 } from '../route-schema.js';
 
 export const DEFAULT_LIST_LIMIT = 1000;
@@ -43,6 +44,40 @@ const WRITE_QUERY = queryString({
   fps: FPS,
 });
 const WRITE_PARAMETERS = parameterNames(WRITE_QUERY);
+/** Body of PATCH /annotations: if_match is not required here so that its absence is a 428, as on PATCH /annotations/:id. */
+const BATCH_UPDATE: Json = {
+  type: 'object',
+  required: ['updates'],
+  additionalProperties: false,
+  properties: {
+    updates: {
+      type: 'array',
+      minItems: 1,
+      description: 'the updates, applied together or not at all; each annotation at most once',
+      items: {
+        type: 'object',
+        required: ['id', 'patch'],
+        additionalProperties: false,
+        properties: {
+          id: ref('Uuid'),
+          if_match: { type: 'string', description: 'the ETag read with GET; required, 428 without it, 412 when it is stale' },
+          patch: ref('AnnotationPatch'),
+        },
+      },
+    },
+  },
+};
+const BATCH_RESULT: Json = {
+  type: 'object',
+  required: ['updated'],
+  properties: {
+    updated: {
+      type: 'array',
+      description: 'the annotations as updated, in the order of the request, each with its new ETag',
+      items: { type: 'object', required: ['etag', 'annotation'], properties: { etag: { type: 'string' }, annotation: ref('Annotation') } },
+    },
+  },
+};
 const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: ref('Uuid') } };
 
 export function registerAnnotationRoutes(app: FastifyInstance, { service }: RouteContext): void {
@@ -134,6 +169,21 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
       timeOptions(query),
     );
     return sendAnnotation(withClock(reply, clock), value);
+  });
+
+  // Several annotations at once (the shared boundary of two TIME_SUBDIVISION neighbours): one transaction, judged as a whole.
+  app.patch('/annotations', {
+    schema: routeSchema('partial updates of several annotations at once, each guarded by its own if_match; all or nothing', {
+      description: 'One op-log transaction: a stale if_match on any item (412), a missing one (428) or a result that breaks a tier constraint (409) changes nothing. The tier constraints are judged on the batch as a whole, so two TIME_SUBDIVISION neighbours can move their shared boundary together.',
+      querystring: WRITE_QUERY,
+      headers: headers(ACTOR_HEADER),
+      body: { content: { 'application/json': { schema: BATCH_UPDATE } } },
+      response: { 200: json('updated', BATCH_RESULT, CLOCK), ...errors(400, 404, 409, 412, 413, 415, 422, 428) },
+    }),
+  }, async (request, reply) => {
+    const updates = annotationUpdatesFromWire(request.body);
+    const { value, clock } = await service.updateAnnotations(updates, actorOf(request), timeOptions(QueryParams.of(request.query, WRITE_PARAMETERS)));
+    return withClock(reply, clock).send({ updated: value.map((annotation) => ({ etag: annotationEtag(annotation), annotation: annotationToOutput(annotation) })) });
   });
 
   // If-Match is required on DELETE, as on PATCH: 428 without it, 412 when it is stale.

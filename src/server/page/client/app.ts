@@ -1,6 +1,6 @@
 // The timeline page: loads the store, follows the op-log stream, plays the media, edits by drag and double-click.
 import { Api, ApiError, type AnnotationWire, type OpLogEvent, type TierWire, type Time } from './api.js';
-import { labelOf, TimelineModel, type Item } from './model.js';
+import { labelOf, sameTime, TimelineModel, type Item } from './model.js';
 import { formatTime, type TimeFormat } from './time-format.js';
 import { AXIS_HEIGHT, LABEL_WIDTH, TimelineView, type Grab } from './view.js';
 
@@ -152,59 +152,88 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLEl
 
 // ---- editing: retime and relabel, guarded by If-Match ------------------------------------------
 
-interface Edit {
+/** One annotation's part of an edit. */
+interface EditPart {
   id: string;
   /** What the user asked for, as a PATCH body. */
   patch: Record<string, unknown>;
   /** The ETag of the version the user started from. */
   etag: Promise<string>;
+}
+
+/** What the user did: one annotation changed, or two at once (a shared boundary), saved together or not at all. */
+interface Edit {
+  parts: EditPart[];
   describe: string;
 }
 
 async function save(edit: Edit): Promise<void> {
   setStatus(`saving ${edit.describe}…`, 'busy');
-  let etag: string;
+  let etags: string[];
   try {
-    etag = await edit.etag;
+    etags = await Promise.all(edit.parts.map((part) => part.etag));
   } catch (error) {
     return failed(edit, error);
   }
   try {
-    const answer = await api.request<AnnotationWire>('PATCH', `/annotations/${edit.id}`, edit.patch, { 'If-Match': etag });
-    const item = model.upsert(answer.value, answer.etag);
-    if (view.selected === item.wire.id) showInspector(item);
-    setStatus(`saved ${edit.describe} · clock ${answer.headers.get('X-Service-Clock') ?? '?'}`);
+    let clock: string | null;
+    if (edit.parts.length === 1) {
+      const [{ id, patch }] = edit.parts;
+      const answer = await api.request<AnnotationWire>('PATCH', `/annotations/${id}`, patch, { 'If-Match': etags[0] });
+      model.upsert(answer.value, answer.etag);
+      clock = answer.headers.get('X-Service-Clock');
+    } else {
+      // Several annotations in one request: the server applies them in one transaction, or none.
+      const updates = edit.parts.map(({ id, patch }, index) => ({ id, if_match: etags[index], patch }));
+      const answer = await api.request<{ updated: Array<{ etag: string; annotation: AnnotationWire }> }>('PATCH', '/annotations', { updates });
+      for (const { annotation, etag } of answer.value.updated) model.upsert(annotation, etag);
+      clock = answer.headers.get('X-Service-Clock');
+    }
+    const selected = view.selected === null ? undefined : model.items.get(view.selected);
+    if (selected && edit.parts.some((part) => part.id === selected.wire.id)) showInspector(selected);
+    setStatus(`saved ${edit.describe} · clock ${clock ?? '?'}`);
   } catch (error) {
     if (error instanceof ApiError && error.status === 412) return conflict(edit);
     return failed(edit, error);
   }
 }
 
-/** Someone else changed the annotation first: show their version, keep ours, let the user choose. */
+/** The edit's patches as the panels show them: the patch of a single annotation, or each with its id. */
+function patchesOf(edit: Edit): string {
+  const shown = edit.parts.length === 1 ? edit.parts[0].patch : edit.parts.map(({ id, patch }) => ({ id, patch }));
+  return JSON.stringify(shown, null, 2);
+}
+
+/** Someone else changed an annotation first: show the current versions, keep ours, let the user choose. */
 async function conflict(edit: Edit): Promise<void> {
   setStatus('conflict: the annotation changed since you started', 'error');
-  let current: { value: AnnotationWire; etag: string | null } | null = null;
-  try {
-    current = await api.request<AnnotationWire>('GET', `/annotations/${edit.id}`);
-    model.upsert(current.value, current.etag);
-  } catch {
-    // Deleted meanwhile: shown below.
+  const current: Array<{ value: AnnotationWire; etag: string | null } | null> = [];
+  for (const part of edit.parts) {
+    try {
+      const answer = await api.request<AnnotationWire>('GET', `/annotations/${part.id}`);
+      model.upsert(answer.value, answer.etag);
+      current.push(answer);
+    } catch {
+      current.push(null); // Deleted meanwhile: shown below.
+    }
   }
+  const shown = current.map((answer) => (answer ? answer.value : '(it has been deleted)'));
+  const allThere = current.every((answer) => answer !== null);
   const retry = el('button', { type: 'button', id: 'conflict-retry', className: 'primary' }, 'Apply my change to the current version');
   const discard = el('button', { type: 'button', id: 'conflict-discard' }, 'Discard my change');
   conflictEl.replaceChildren(
-    el('h2', {}, '412 · someone else changed this annotation first'),
+    el('h2', {}, `412 · someone else changed ${edit.parts.length === 1 ? 'this annotation' : 'one of these annotations'} first`),
     el('p', {}, `Your change (${edit.describe}) was not saved. Below is the current version; apply your change on top of it, or discard it.`),
     el('h3', {}, 'current version'),
-    el('pre', { id: 'conflict-current' }, current ? JSON.stringify(current.value, null, 2) : '(it has been deleted)'),
+    el('pre', { id: 'conflict-current' }, edit.parts.length === 1 && current[0] === null ? '(it has been deleted)' : JSON.stringify(edit.parts.length === 1 ? shown[0] : shown, null, 2)),
     el('h3', {}, 'your change'),
-    el('pre', {}, JSON.stringify(edit.patch, null, 2)),
-    el('div', { className: 'actions' }, ...(current ? [retry] : []), discard),
+    el('pre', {}, patchesOf(edit)),
+    el('div', { className: 'actions' }, ...(allThere ? [retry] : []), discard),
   );
   conflictEl.hidden = false;
   retry.onclick = () => {
     conflictEl.hidden = true;
-    void save({ ...edit, etag: Promise.resolve(current?.etag ?? '') });
+    void save({ ...edit, parts: edit.parts.map((part, index) => ({ ...part, etag: Promise.resolve(current[index]?.etag ?? '') })) });
   };
   discard.onclick = () => {
     conflictEl.hidden = true;
@@ -214,16 +243,17 @@ async function conflict(edit: Edit): Promise<void> {
 
 /**
  * The server refused the change because it would break a tier constraint (a block dragged past
- * its parent or a child): retrying cannot help, so the panel says why and the block is back
- * where it was (the caller restores it).
+ * its parent or a child): retrying cannot help, so the panel says why and the blocks are back
+ * where they were (the caller restores them).
  */
 function refused(edit: Edit, error: ApiError): void {
   setStatus(`refused ${edit.describe}: ${error.message}`, 'error');
   const ok = el('button', { type: 'button', id: 'refused-ok', className: 'primary' }, 'OK');
+  const back = edit.parts.length === 1 ? 'the annotation is back where it was' : 'the annotations are back where they were';
   conflictEl.replaceChildren(
     el('h2', {}, `${error.status} · refused: the change would break a tier constraint`),
     el('p', { id: 'refused-message' }, error.message),
-    el('p', {}, `Your change (${edit.describe}) was not saved; the annotation is back where it was. Edit the annotations it names first, then try again.`),
+    el('p', {}, `Your change (${edit.describe}) was not saved; ${back}. Edit the annotations it names first, then try again.`),
     el('div', { className: 'actions' }, ok),
   );
   conflictEl.hidden = false;
@@ -239,7 +269,7 @@ function failed(edit: Edit, error: unknown): void {
   setStatus(`not saved: ${message}`, 'error');
   const retry = el('button', { type: 'button', className: 'primary' }, 'Retry');
   const discard = el('button', { type: 'button' }, 'Discard my change');
-  conflictEl.replaceChildren(el('h2', {}, 'not saved'), el('p', {}, message), el('pre', {}, JSON.stringify(edit.patch, null, 2)), el('div', { className: 'actions' }, retry, discard));
+  conflictEl.replaceChildren(el('h2', {}, 'not saved'), el('p', {}, message), el('pre', {}, patchesOf(edit)), el('div', { className: 'actions' }, retry, discard));
   conflictEl.hidden = false;
   retry.onclick = () => {
     conflictEl.hidden = true;
@@ -266,6 +296,21 @@ function retimePatch(item: Item, start: number, end: number): Record<string, unk
   return { reference: { kind: 'media', asset_id: reference.asset_id, interval: { start: s, end: e } } };
 }
 
+/** The same annotation with one edge at an exact time, the other kept as it is; null when nothing changes. */
+function edgePatch(item: Item, edge: 'start' | 'end', time: Time): Record<string, unknown> | null {
+  const reference = item.wire.reference;
+  if (reference.kind !== 'media' || sameTime(reference.interval[edge], time)) return null;
+  const exact = ({ v, r }: Time): Time => ({ v, r });
+  const interval = { start: exact(reference.interval.start), end: exact(reference.interval.end), [edge]: time };
+  return { reference: { kind: 'media', asset_id: reference.asset_id, interval } };
+}
+
+/** The boundary two blocks share, at the finer of their rates, so both store the very same time. */
+function boundaryTime(seconds: number, item: Item, neighbour: Item): Time {
+  const rates = [item, neighbour].flatMap(({ wire }) => (wire.reference.kind === 'media' ? [wire.reference.interval.start.r, wire.reference.interval.end.r] : []));
+  return timeAtRate(Math.max(0, seconds), Math.max(...rates));
+}
+
 // ---- pointer: select, drag, pan, zoom, seek ----------------------------------------------------
 
 interface Drag {
@@ -276,6 +321,8 @@ interface Drag {
   origEnd: number;
   etag: Promise<string>;
   moved: boolean;
+  /** The TIME_SUBDIVISION sibling sharing the dragged edge: its edge moves too. */
+  neighbour: { item: Item; origStart: number; origEnd: number; etag: Promise<string> } | null;
 }
 
 let drag: Drag | null = null;
@@ -302,7 +349,13 @@ canvas.addEventListener('mousedown', (event) => {
   select(hit.item);
   const etag = ensureEtag(hit.item);
   etag.catch(() => undefined);
-  drag = { item: hit.item, grab: hit.grab, startX: x, origStart: hit.item.start, origEnd: hit.item.end, etag, moved: false };
+  const sibling = hit.grab === 'move' ? null : model.sharingEdge(hit.item, hit.grab);
+  let neighbour: Drag['neighbour'] = null;
+  if (sibling) {
+    neighbour = { item: sibling, origStart: sibling.start, origEnd: sibling.end, etag: ensureEtag(sibling) };
+    neighbour.etag.catch(() => undefined);
+  }
+  drag = { item: hit.item, grab: hit.grab, startX: x, origStart: hit.item.start, origEnd: hit.item.end, etag, moved: false, neighbour };
 });
 
 window.addEventListener('mousemove', (event) => {
@@ -313,12 +366,16 @@ window.addEventListener('mousemove', (event) => {
     if (!drag.moved || drag.item.wire.reference.kind !== 'media') return;
     let start = drag.origStart;
     let end = drag.origEnd;
+    const { neighbour } = drag;
     if (drag.grab === 'move') {
       start += dt;
       end += dt;
-    } else if (drag.grab === 'start') start = Math.min(drag.origStart + dt, end);
-    else end = Math.max(drag.origEnd + dt, start);
-    view.preview = { id: drag.item.wire.id, start, end };
+    } else if (drag.grab === 'start') start = Math.min(Math.max(drag.origStart + dt, neighbour?.origStart ?? -Infinity), end);
+    else end = Math.max(Math.min(drag.origEnd + dt, neighbour?.origEnd ?? Infinity), start);
+    view.previews = [{ id: drag.item.wire.id, start, end }];
+    // The shared boundary moves for both blocks, each kept from turning inside out.
+    if (neighbour && drag.grab === 'start') view.previews.push({ id: neighbour.item.wire.id, start: neighbour.origStart, end: start });
+    if (neighbour && drag.grab === 'end') view.previews.push({ id: neighbour.item.wire.id, start: end, end: neighbour.origEnd });
     view.invalidate();
     return;
   }
@@ -338,20 +395,38 @@ window.addEventListener('mousemove', (event) => {
 window.addEventListener('mouseup', () => {
   pan = null;
   if (!drag) return;
-  const { item, moved, etag } = drag;
-  const preview = view.preview;
+  const { item, moved, etag, grab, neighbour } = drag;
+  const [preview] = view.previews;
   drag = null;
-  view.preview = null;
+  view.previews = [];
   view.invalidate();
   if (!moved || !preview) return;
-  const patch = retimePatch(item, preview.start, preview.end);
-  if (!patch) return;
-  // Shown at its new place at once; the saved version replaces it, a refusal puts it back.
-  const before = item.wire;
-  model.upsert({ ...before, ...(patch as Partial<AnnotationWire>) }, null);
-  void save({ id: item.wire.id, patch, etag, describe: `retime of "${labelOf(before)}"` }).then(() => {
-    const now = model.items.get(item.wire.id);
-    if (now && now.etag === null) model.upsert(before, null);
+  let parts: EditPart[];
+  let describe: string;
+  if (neighbour && grab !== 'move') {
+    const time = boundaryTime(grab === 'start' ? preview.start : preview.end, item, neighbour.item);
+    const mine = edgePatch(item, grab, time);
+    const theirs = edgePatch(neighbour.item, grab === 'start' ? 'end' : 'start', time);
+    if (!mine || !theirs) return;
+    parts = [
+      { id: item.wire.id, patch: mine, etag },
+      { id: neighbour.item.wire.id, patch: theirs, etag: neighbour.etag },
+    ];
+    describe = `boundary of "${labelOf(item.wire)}" and "${labelOf(neighbour.item.wire)}"`;
+  } else {
+    const patch = retimePatch(item, preview.start, preview.end);
+    if (!patch) return;
+    parts = [{ id: item.wire.id, patch, etag }];
+    describe = `retime of "${labelOf(item.wire)}"`;
+  }
+  // Shown at their new place at once; the saved versions replace them, a refusal puts them back.
+  const before = parts.map((part) => model.items.get(part.id)!.wire);
+  parts.forEach((part, index) => model.upsert({ ...before[index], ...(part.patch as Partial<AnnotationWire>) }, null));
+  void save({ parts, describe }).then(() => {
+    for (const wire of before) {
+      const now = model.items.get(wire.id);
+      if (now && now.etag === null) model.upsert(wire, null);
+    }
   });
 });
 
@@ -380,7 +455,7 @@ function editText(item: Item): void {
     done = true;
     input.remove();
     if (!commit || input.value === labelOf(item.wire)) return;
-    void save({ id: item.wire.id, patch: { body: { ...body, text: input.value } }, etag, describe: `text "${input.value}"` });
+    void save({ parts: [{ id: item.wire.id, patch: { body: { ...body, text: input.value } }, etag }], describe: `text "${input.value}"` });
   };
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') finish(true);

@@ -21,6 +21,9 @@ export interface Lane {
 
 export const seconds = (time: Time): number => time.v / time.r;
 
+/** Two exact times are the same instant (at any rates); BigInt, as v × r can pass 2^53. */
+export const sameTime = (a: Time, b: Time): boolean => BigInt(a.v) * BigInt(b.r) === BigInt(b.v) * BigInt(a.r);
+
 /** The label of a block: the body's text, else a short JSON of the body. */
 export function labelOf(wire: AnnotationWire): string {
   const text = wire.body.text;
@@ -182,6 +185,28 @@ export class TimelineModel {
       if (item.end > max) max = item.end;
     }
     return min <= max ? [min, max] : [0, 10];
+  }
+
+  /**
+   * On a TIME_SUBDIVISION tier, the sibling whose edge is exactly `item`'s `edge` under the same
+   * parent annotation (one on the parent tier holds the boundary strictly inside): the two move
+   * that boundary together, as ELAN does, since either alone would open a gap or an overlap.
+   */
+  sharingEdge(item: Item, edge: 'start' | 'end'): Item | null {
+    const lane = this.laneOf(item);
+    const reference = item.wire.reference;
+    if (!lane || lane.tier.stereotype !== 'TIME_SUBDIVISION' || reference.kind !== 'media' || lane.tier.parent === null) return null;
+    const parentLane = this.laneByTier.get(lane.tier.parent);
+    if (!parentLane) return null;
+    const at = reference.interval[edge];
+    const t = seconds(at);
+    const sameAsset = (other: Item) => other.wire.reference.kind === 'media' && other.wire.reference.asset_id === reference.asset_id;
+    const sibling = this.visible(lane, t, t).find((other) => {
+      const theirs = other.wire.reference;
+      return other !== item && theirs.kind === 'media' && theirs.asset_id === reference.asset_id && sameTime(theirs.interval[edge === 'end' ? 'start' : 'end'], at);
+    });
+    if (!sibling) return null;
+    return this.visible(parentLane, t, t).some((parent) => sameAsset(parent) && parent.start < t && t < parent.end) ? sibling : null;
   }
 
   laneOf(item: Item): Lane | undefined {

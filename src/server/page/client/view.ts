@@ -18,7 +18,7 @@ export interface Hit {
   grab: Grab;
 }
 
-/** A retime being dragged: drawn at its preview times until it is saved. */
+/** A retime being dragged (a block, or the two blocks sharing a boundary): drawn at its preview times until it is saved. */
 export interface Preview {
   id: string;
   start: number;
@@ -30,7 +30,7 @@ export class TimelineView {
   pxPerSecond = 50;
   format: TimeFormat = 'seconds';
   selected: string | null = null;
-  preview: Preview | null = null;
+  previews: Preview[] = [];
   playhead: number | null = null;
   private readonly ctx: CanvasRenderingContext2D;
   private width = 0;
@@ -117,7 +117,8 @@ export class TimelineView {
   }
 
   timesOf(item: Item): [number, number] {
-    return this.preview && this.preview.id === item.wire.id ? [this.preview.start, this.preview.end] : [item.start, item.end];
+    const preview = this.previews.find((candidate) => candidate.id === item.wire.id);
+    return preview ? [preview.start, preview.end] : [item.start, item.end];
   }
 
   /** The centre of a block in client coordinates, or null when it is not in view (used by tests). */
