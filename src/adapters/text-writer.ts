@@ -47,8 +47,17 @@ export class BufferedTextWriter {
     });
   }
 
-  destroy(): void {
-    this.stream.destroy();
+  /**
+   * Abandons the file, resolving once the stream has closed. A stream whose open is still pending
+   * opens (and truncates) the file after destroy(): whoever removes the path or writes it anew next
+   * (a stream abandoned for the whole-document path) must wait for that, or their file is cut short.
+   */
+  async destroy(): Promise<void> {
+    if (this.stream.closed) return;
+    await new Promise<void>((resolve) => {
+      this.stream.once('close', () => resolve());
+      this.stream.destroy();
+    });
   }
 
   private flush(): Promise<void> {

@@ -169,7 +169,7 @@ export async function writeSrt(selection: FlatSelection, path: string, options: 
     }
     await writer.close();
   } catch (error) {
-    writer.destroy();
+    await writer.destroy();
     throw error;
   }
   const dropped = [...selection.dropped];

@@ -105,7 +105,7 @@ export async function dumpTwoPass(document: ReplayableDocument, path: string, op
     if (written !== count || index !== items) throw new Error(`the input changed between two readings (${count} annotations, then ${written})`);
     await writer.close();
   } catch (error) {
-    writer.destroy();
+    await writer.destroy();
     throw error;
   }
 

@@ -213,7 +213,7 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
     }
     await writer.close();
   } catch (error) {
-    writer.destroy();
+    await writer.destroy();
     throw error;
   }
   const dropped = [...selection.dropped];
