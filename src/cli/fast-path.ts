@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { describeFailure } from './errors.js';
 import type { PrintQueryRequest } from './print-query.js';
 import type { ConvertArguments } from './run-convert.js';
@@ -70,29 +70,14 @@ const TIME_STYLES = new Set(['seconds', 'timecode', 'ticks']);
 
 /** `query <file> [--start S --end E --rate N --tier T --relation R --from F]`, or null for oclif. */
 function parseQueryArgs(args: readonly string[]): { file: string; request: PrintQueryRequest } | null {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], options: QUERY_OPTIONS, allowPositionals: true, strict: true, tokens: true });
-  } catch {
-    return null;
-  }
-  const seen = new Set<string>();
-  for (const token of parsed.tokens) {
-    if (token.kind === 'option-terminator') return null;
-    if (token.kind === 'option') {
-      if (seen.has(token.name)) return null;
-      seen.add(token.name);
-    }
-  }
+  const parsed = parsePlainly(args, QUERY_OPTIONS);
+  if (parsed === null) return null;
   // Standard input (`-`) and anything oclif would refuse go the long way, so oclif owns those messages.
   if (parsed.positionals.length !== 1 || parsed.positionals[0] === '-') return null;
   if (parsed.values.time !== undefined && !TIME_STYLES.has(parsed.values.time)) return null;
   const { rate, time, ...rest } = parsed.values;
-  let rateNumber: number | undefined;
-  if (rate !== undefined) {
-    if (!/^\d+$/.test(rate) || Number(rate) < 1 || !Number.isSafeInteger(Number(rate))) return null;
-    rateNumber = Number(rate);
-  }
+  const rateNumber = plainRate(rate);
+  if (rateNumber === null) return null;
   return { file: parsed.positionals[0], request: { ...rest, rate: rateNumber, time: time as PrintQueryRequest['time'] } };
 }
 
@@ -109,9 +94,22 @@ const CONVERT_OPTIONS = {
 
 /** `convert <input> <output> [flags]` with files named (not `-`), or null for oclif. */
 function parseConvertArgs(args: readonly string[]): ConvertArguments | null {
+  const parsed = parsePlainly(args, CONVERT_OPTIONS);
+  if (parsed === null) return null;
+  // Standard streams and anything oclif would refuse go the long way, so oclif owns those messages.
+  if (parsed.positionals.length !== 2 || parsed.positionals.some((positional) => positional === '-' || positional.startsWith('-'))) return null;
+  const { rate, 'strict-time': strictTime, 'asset-id': assetId, ...rest } = parsed.values;
+  if (Object.values(parsed.values).some((value) => typeof value === 'string' && value.startsWith('-'))) return null;
+  const rateNumber = plainRate(rate);
+  if (rateNumber === null) return null;
+  return { input: parsed.positionals[0], output: parsed.positionals[1], ...rest, rate: rateNumber, strictTime, assetId };
+}
+
+/** node's strict parse of the arguments, or null when oclif must see them: unknown or repeated flags, or `--`. */
+function parsePlainly<T extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: T) {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options: CONVERT_OPTIONS, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true, tokens: true });
   } catch {
     return null;
   }
@@ -123,16 +121,13 @@ function parseConvertArgs(args: readonly string[]): ConvertArguments | null {
       seen.add(token.name);
     }
   }
-  // Standard streams and anything oclif would refuse go the long way, so oclif owns those messages.
-  if (parsed.positionals.length !== 2 || parsed.positionals.some((positional) => positional === '-' || positional.startsWith('-'))) return null;
-  const { rate, 'strict-time': strictTime, 'asset-id': assetId, ...rest } = parsed.values;
-  if (Object.values(parsed.values).some((value) => typeof value === 'string' && value.startsWith('-'))) return null;
-  let rateNumber: number | undefined;
-  if (rate !== undefined) {
-    if (!/^\d+$/.test(rate) || Number(rate) < 1 || !Number.isSafeInteger(Number(rate))) return null;
-    rateNumber = Number(rate);
-  }
-  return { input: parsed.positionals[0], output: parsed.positionals[1], ...rest, rate: rateNumber, strictTime, assetId };
+  return parsed;
+}
+
+/** `--rate` as a positive safe integer; undefined when not given, null when oclif must refuse it. */
+function plainRate(rate: string | undefined): number | undefined | null {
+  if (rate === undefined) return undefined;
+  return /^\d+$/.test(rate) && Number(rate) >= 1 && Number.isSafeInteger(Number(rate)) ? Number(rate) : null;
 }
 
 /** The same failure report as AnnotCommand.catch: one line on stderr, the mapped exit code. */

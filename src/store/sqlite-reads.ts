@@ -6,6 +6,7 @@ import { TimeInterval } from '../time/time-interval.js';
 import { compareIds } from './ordering.js';
 import { decode, type OpRow, type Row } from './sqlite-rows.js';
 import type { CandidateRange } from './sqlite-interval-index.js';
+import type Database from 'better-sqlite3';
 import type { SqliteStatements } from './sqlite-statements.js';
 
 // The read side of the `.annot` store: window queries over the interval index and op-log rows.
@@ -35,16 +36,26 @@ function compareHits(x: Hit, y: Hit): number {
  */
 export function selectWindow(stmt: SqliteStatements, ranges: readonly CandidateRange[], keep: (interval: TimeInterval) => boolean, tier?: string): Annotation[] {
   const hits: Hit[] = [];
-  for (const r of ranges) {
-    const rows = (tier === undefined
-      ? stmt.candidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
-      : stmt.tierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as Row[];
-    for (const row of rows) {
-      const interval = new TimeInterval(new RationalTime(row[2] as number, row[3] as number), new RationalTime(row[4] as number, row[5] as number));
-      if (keep(interval)) hits.push({ annotation: decode(row, interval), interval, startF: (row[2] as number) / (row[3] as number), endF: (row[4] as number) / (row[5] as number) });
-    }
+  for (const row of candidateRows<Row>(ranges, tier, stmt.candidates, stmt.tierCandidates)) {
+    const interval = new TimeInterval(new RationalTime(row[2] as number, row[3] as number), new RationalTime(row[4] as number, row[5] as number));
+    if (keep(interval)) hits.push({ annotation: decode(row, interval), interval, startF: (row[2] as number) / (row[3] as number), endF: (row[4] as number) / (row[5] as number) });
   }
   return hits.sort(compareHits).map((hit) => hit.annotation);
+}
+
+/**
+ * The rows a candidate statement gives for each range, in range order: `anyTier` takes the range's
+ * five bounds, `onTier` the same and the tier.
+ */
+export function candidateRows<R>(ranges: readonly CandidateRange[], tier: string | undefined, anyTier: Database.Statement, onTier: Database.Statement): R[] {
+  const rows: R[] = [];
+  for (const r of ranges) {
+    const batch = (tier === undefined
+      ? anyTier.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
+      : onTier.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as R[];
+    for (const row of batch) rows.push(row);
+  }
+  return rows;
 }
 
 export function decodeOpRow([clock, kind, target_id, payload, actor, received_at]: OpRow): OpLogEntry {

@@ -28,14 +28,25 @@ interface WireHit {
   readonly row: WireRow;
 }
 
+/** Where a hit sorts: its interval as float seconds and exact rationals, and its id. */
+interface Placed {
+  readonly startF: number;
+  readonly endF: number;
+  readonly startV: number;
+  readonly startR: number;
+  readonly endV: number;
+  readonly endR: number;
+  readonly id: string;
+}
+
 /** The window's hits among candidate rows (interval rows only), in the stores' canonical order, as wire JSON. */
 export function wireJsonOfWindow(rows: Iterable<WireRow>, query: TimeInterval, options: WireJsonOptions = {}): string[] {
-  const hits: WireHit[] = [];
+  const hits: Array<Placed & WireHit> = [];
   for (const row of rows) {
     const interval = new TimeInterval(new RationalTime(row[4], row[5]), new RationalTime(row[6], row[7]));
-    if (intersects(interval, query)) hits.push({ id: hexToId(row[0]), row });
+    if (intersects(interval, query)) hits.push({ startF: row[8], endF: row[9], startV: row[4], startR: row[5], endV: row[6], endR: row[7], id: hexToId(row[0]), row });
   }
-  hits.sort(compareWireHits);
+  hits.sort(compareByPlace);
   return hits.map((hit) => wireJsonOfHit(hit, options));
 }
 
@@ -44,23 +55,21 @@ export const WIRE_KEY_SELECT = 'seq, start_v, start_r, end_v, end_r, start_f, en
 
 export type WireKeyRow = [seq: number, startV: number, startR: number, endV: number, endR: number, startF: number, endF: number];
 
-interface KeyedHit {
-  readonly row: WireKeyRow;
-  readonly text: string;
-}
-
 /**
  * The same answer as wireJsonOfWindow from the candidates' keys alone: `textOf` gives a hit's wire
  * JSON by rowid (from the store's WireJsonCache, building it from the row on a miss), so a window
  * read again selects seven numbers per row and concatenates.
  */
 export function keyedWireJsonOfWindow(rows: Iterable<WireKeyRow>, query: TimeInterval, textOf: (rowid: number) => string): string[] {
-  const hits: KeyedHit[] = [];
+  const hits: Array<Placed & { text: string }> = [];
   for (const row of rows) {
     const interval = new TimeInterval(new RationalTime(row[1], row[2]), new RationalTime(row[3], row[4]));
-    if (intersects(interval, query)) hits.push({ row, text: textOf(row[0]) });
+    if (!intersects(interval, query)) continue;
+    // The text starts `{"id":"<36 characters>"`.
+    const text = textOf(row[0]);
+    hits.push({ startF: row[5], endF: row[6], startV: row[1], startR: row[2], endV: row[3], endR: row[4], id: text.slice(ID_FROM, ID_TO), text });
   }
-  hits.sort(compareKeyedHits);
+  hits.sort(compareByPlace);
   return hits.map((hit) => hit.text);
 }
 
@@ -91,24 +100,11 @@ function wireJsonOfHit({ id, row }: WireHit, options: WireJsonOptions): string {
 }
 
 /** compareByInterval's order: float seconds decide unless equal, then the exact rationals, then the id. */
-function compareWireHits(x: WireHit, y: WireHit): number {
-  const a = x.row;
-  const b = y.row;
+function compareByPlace(x: Placed, y: Placed): number {
   return (
-    (a[8] < b[8] ? -1 : a[8] > b[8] ? 1 : new RationalTime(a[4], a[5]).compare(new RationalTime(b[4], b[5]))) ||
-    (a[9] < b[9] ? -1 : a[9] > b[9] ? 1 : new RationalTime(a[6], a[7]).compare(new RationalTime(b[6], b[7]))) ||
+    (x.startF < y.startF ? -1 : x.startF > y.startF ? 1 : new RationalTime(x.startV, x.startR).compare(new RationalTime(y.startV, y.startR))) ||
+    (x.endF < y.endF ? -1 : x.endF > y.endF ? 1 : new RationalTime(x.endV, x.endR).compare(new RationalTime(y.endV, y.endR))) ||
     compareIds(x.id, y.id)
-  );
-}
-
-/** compareWireHits on keyed hits; the id is read off the text, which starts `{"id":"<36 characters>"`. */
-function compareKeyedHits(x: KeyedHit, y: KeyedHit): number {
-  const a = x.row;
-  const b = y.row;
-  return (
-    (a[5] < b[5] ? -1 : a[5] > b[5] ? 1 : new RationalTime(a[1], a[2]).compare(new RationalTime(b[1], b[2]))) ||
-    (a[6] < b[6] ? -1 : a[6] > b[6] ? 1 : new RationalTime(a[3], a[4]).compare(new RationalTime(b[3], b[4]))) ||
-    compareIds(x.text.slice(ID_FROM, ID_TO), y.text.slice(ID_FROM, ID_TO))
   );
 }
 

@@ -14,7 +14,7 @@ import { hasWal, inspectAnnotFile, removeReaderSideFiles, syncFile, type AnnotFi
 import { candidateRanges, keyRange, type CandidateRange } from './sqlite-interval-index.js';
 import { distinctIntervals } from './sqlite-interval-scan.js';
 import { migrationPath, runMigrations } from './sqlite-migrations.js';
-import { decodeOpRow, selectWindow } from './sqlite-reads.js';
+import { candidateRows, decodeOpRow, selectWindow } from './sqlite-reads.js';
 import { DUR_CLASS_PARAM, decode, decodeTier, encodeRow, idToBlob, type KeyRow, type OpRow, type PagedRow, type Row, type TierRow } from './sqlite-rows.js';
 import { SQLITE_SCHEMA_VERSION, initializeSchema } from './sqlite-schema.js';
 import { PAGE, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
@@ -277,13 +277,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     if (options.seconds) {
       // The surfaces' form: keys from the index, texts from the cache. A window with rows not seen
       // yet reads them whole in one query (as below) and keeps their texts.
-      const keys: WireKeyRow[] = [];
-      for (const r of ranges) {
-        const batch = (tier === undefined
-          ? this.stmt.wireKeyCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
-          : this.stmt.wireKeyTierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as WireKeyRow[];
-        for (const row of batch) keys.push(row);
-      }
+      const keys = candidateRows<WireKeyRow>(ranges, tier, this.stmt.wireKeyCandidates, this.stmt.wireKeyTierCandidates);
       if (keys.some((key) => !this.wireCache.has(key[0]))) {
         for (const row of this.wireRows(ranges, tier)) if (!this.wireCache.has(row[18])) this.wireCache.set(row[18], wireJsonOfRow(row, options));
       }
@@ -293,14 +287,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
   }
 
   private wireRows(ranges: readonly CandidateRange[], tier: string | undefined): WireRow[] {
-    const rows: WireRow[] = [];
-    for (const r of ranges) {
-      const batch = (tier === undefined
-        ? this.stmt.wireCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi)
-        : this.stmt.wireTierCandidates.all(r.durClass, r.startLo, r.startHi, r.endLo, r.endHi, tier)) as WireRow[];
-      for (const row of batch) rows.push(row);
-    }
-    return rows;
+    return candidateRows<WireRow>(ranges, tier, this.stmt.wireCandidates, this.stmt.wireTierCandidates);
   }
 
   /** A row's text from the cache; read from its row when the cache let it go meanwhile. */

@@ -6,6 +6,13 @@ export interface Fraction {
   readonly den: bigint;
 }
 
+/** The order of two fractions (denominators positive): negative, zero or positive. */
+export function compareFractions(a: Fraction, b: Fraction): number {
+  const left = a.num * b.den;
+  const right = b.num * a.den;
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 const DECIMAL = /^([+-])?(\d+)?(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const RATIO = /^([+-])?(\d+)\/(\d+)$/;
 

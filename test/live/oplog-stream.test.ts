@@ -1,8 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { startTestServer, STORE_KINDS, wordInput, WORDS_TIER, type TestServer } from '../server/http-client.js';
-import { ANNOT_BIN } from '../support/run-cli.js';
 import { tempDir } from '../support/sample-annot.js';
+import { serveCli, type ServedCli } from '../support/serve-cli.js';
 import { SseReader } from './sse-client.js';
 
 const FAST = { live: { pollMs: 20, heartbeatMs: 100 } };
@@ -97,28 +96,17 @@ describe('GET /oplog/stream with --token', () => {
 
 describe('GET /oplog/stream on a .annot file written by another process', () => {
   const { dir, cleanup } = tempDir();
-  const children: ChildProcessWithoutNullStreams[] = [];
+  const servers: ServedCli[] = [];
   afterAll(async () => {
-    for (const child of children) {
-      const exited = new Promise((resolve) => child.on('close', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    for (const served of servers) await served.stop();
     cleanup();
   });
 
-  const serve = (file: string) =>
-    new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [ANNOT_BIN, 'serve', file], { env: { ...process.env, ANNOT_TOKEN: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
-      children.push(child);
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening on (http:\/\/\S+)\n/.exec(out);
-        if (match) resolve(match[1]);
-      });
-      child.on('close', (code) => reject(new Error(`annot serve exited with ${code}`)));
-    });
+  const serve = async (file: string): Promise<string> => {
+    const served = await serveCli([file]);
+    servers.push(served);
+    return served.url;
+  };
 
   it('shows edits another annot process makes on the same file', async () => {
     const file = join(dir, 'shared.annot');

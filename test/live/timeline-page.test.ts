@@ -1,11 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ANNOT_BIN, runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli.js';
 import { tempDir } from '../support/sample-annot.js';
-import { eventually } from '../support/serve-cli.js';
+import { eventually, serveCli, type ServedCli } from '../support/serve-cli.js';
 import { chromiumPath, toneWav } from './browser.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,7 +36,7 @@ declare const document: { getElementById(id: string): unknown };
 maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
   const { dir, cleanup } = tempDir();
   const file = join(dir, 'session.eaf');
-  let child: ChildProcessWithoutNullStreams;
+  let served: ServedCli | undefined;
   let url: string;
   let browser: Browser;
   let page: Page;
@@ -52,16 +51,8 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
   beforeAll(async () => {
     copyFileSync(FIXTURE, file);
     writeFileSync(join(dir, 'tone.wav'), toneWav(4));
-    child = spawn(process.execPath, [ANNOT_BIN, 'serve', file, '--media', join(dir, 'tone.wav'), '--save-delay', '100'], { env: { ...process.env, ANNOT_TOKEN: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening on (http:\/\/\S+)\n/.exec(out);
-        if (match) resolve(match[1]);
-      });
-      child.on('close', (code) => reject(new Error(`annot serve exited with ${code}`)));
-    });
+    served = await serveCli([file, '--media', join(dir, 'tone.wav'), '--save-delay', '100'], { killAfterMs: 600_000 });
+    url = served.url;
     browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(`${url}/`);
@@ -70,11 +61,7 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (child) {
-      const exited = new Promise((resolve) => child.on('close', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await served?.stop();
     cleanup();
   });
 
@@ -238,33 +225,21 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
 
 maybe('the timeline page of a server with --token', () => {
   const { dir, cleanup } = tempDir();
-  let child: ChildProcessWithoutNullStreams;
+  let served: ServedCli | undefined;
   let url: string;
   let browser: Browser;
 
   beforeAll(async () => {
     const file = join(dir, 'session.annot');
     expect((await runCli(['convert', FIXTURE, file])).code).toBe(0);
-    child = spawn(process.execPath, [ANNOT_BIN, 'serve', file, '--token', 'open-sesame'], { env: { ...process.env, ANNOT_TOKEN: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening on (http:\/\/\S+)\n/.exec(out);
-        if (match) resolve(match[1]);
-      });
-      child.on('close', (code) => reject(new Error(`annot serve exited with ${code}`)));
-    });
+    served = await serveCli([file, '--token', 'open-sesame'], { killAfterMs: 600_000 });
+    url = served.url;
     browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (child) {
-      const exited = new Promise((resolve) => child.on('close', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await served?.stop();
     cleanup();
   });
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -6,33 +6,10 @@ import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { ANNOT_BIN } from '../support/run-cli.js';
 import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
+import { serveCli } from '../support/serve-cli.js';
 import { wordInput, WORDS_TIER } from './http-client.js';
 
-interface Served {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts the built `annot serve` and waits for the URL on its first stdout line. */
-function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const child = spawn(process.execPath, [ANNOT_BIN, 'serve', ...args], { env: { ...process.env, ANNOT_TOKEN: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 20000);
-  void exited.then(() => clearTimeout(killer));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /^annot serve: listening on (http:\/\/\S+)\n/.exec(out);
-      if (match) resolve({ child, url: match[1], stderr: () => err, exited });
-    });
-    void exited.then(({ code }) => reject(new Error(`annot serve exited with ${code} before listening: ${err}`)));
-  });
-}
+const serve = (args: string[], env: NodeJS.ProcessEnv = {}) => serveCli(args, { env, killAfterMs: 20_000 });
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 

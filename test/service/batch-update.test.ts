@@ -1,16 +1,13 @@
 import { join } from 'node:path';
 import { annotationEtag } from '../../src/digest/etag.js';
-import { makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
+import type { Annotation } from '../../src/model/annotation.js';
 import { makeTier } from '../../src/model/tier.js';
 import type { OpLoggedStore } from '../../src/oplog/op-logged-store.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { AnnotationService } from '../../src/service/annotation-service.js';
 import { validateAnnotations } from '../../src/service/validate-annotations.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { RationalTime } from '../../src/time/rational-time.js';
-import { TimeInterval } from '../../src/time/time-interval.js';
 import { tempDir } from '../support/sample-annot.js';
+import { ASSET, openTieredSample, retime, timed } from './tiered-sample.js';
 
 // Several annotations changed at once, on a real .annot file and on the memory store a served file
 // in another format lives in (no transaction there: the batch is checked whole first): the shared boundary of two
@@ -20,35 +17,19 @@ import { tempDir } from '../support/sample-annot.js';
 //   parts (TIME_SUBDIVISION of utt)  p1 [6, 7.5)  p2 [7.5, 9)
 //   words (INCLUDED_IN utt)          w1 [6.5, 7)
 
-const ASSET = 'talk.wav';
 const ids = {
   u1: '00000000-0000-4000-8000-0000000000a1',
   p1: '00000000-0000-4000-8000-0000000000c1',
   p2: '00000000-0000-4000-8000-0000000000c2',
   w1: '00000000-0000-4000-8000-0000000000b1',
 };
-const provenance = { was_generated_by: 'user:test', generated_at_time: new RationalTime(1_700_000_000_000, 1000) };
-const timed = (id: string, tier: string, start: string, end: string): Annotation =>
-  makeAnnotation({ id, tier, reference: mediaRef(ASSET, TimeInterval.fromSeconds(start, end, 1000)), body: { text: tier }, body_schema_uri: 'annot://schema/label/v1', provenance });
-const retime = (start: number, end: number) => ({ reference: { kind: 'media', asset_id: ASSET, interval: { start: { v: start, r: 1000 }, end: { v: end, r: 1000 } } } });
 
-async function openSample(path: string | null): Promise<{ store: OpLoggedStore; service: AnnotationService }> {
-  const store = path === null ? new MemoryStore() : await SqliteStore.open(path, { create: true });
-  const service = new AnnotationService(store);
-  await service.apply(
-    [
-      { kind: 'add_tier', tier: makeTier({ name: 'utt' }) },
-      { kind: 'add_tier', tier: makeTier({ name: 'parts', stereotype: 'TIME_SUBDIVISION', parent: 'utt' }) },
-      { kind: 'add_tier', tier: makeTier({ name: 'words', stereotype: 'INCLUDED_IN', parent: 'utt' }) },
-      ...[timed(ids.u1, 'utt', '6', '9'), timed(ids.p1, 'parts', '6', '7.5'), timed(ids.p2, 'parts', '7.5', '9'), timed(ids.w1, 'words', '6.5', '7')].map((annotation) => ({
-        kind: 'add_annotation' as const,
-        annotation,
-      })),
-    ],
-    'test',
+const openSample = (path: string | null) =>
+  openTieredSample(
+    path,
+    [makeTier({ name: 'utt' }), makeTier({ name: 'parts', stereotype: 'TIME_SUBDIVISION', parent: 'utt' }), makeTier({ name: 'words', stereotype: 'INCLUDED_IN', parent: 'utt' })],
+    [timed(ids.u1, 'utt', '6', '9'), timed(ids.p1, 'parts', '6', '7.5'), timed(ids.p2, 'parts', '7.5', '9'), timed(ids.w1, 'words', '6.5', '7')],
   );
-  return { store, service };
-}
 
 const interval = (annotation: Annotation | null | undefined): string => (annotation!.reference.kind === 'media' ? annotation!.reference.interval.toString() : 'symbolic');
 

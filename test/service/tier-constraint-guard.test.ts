@@ -2,19 +2,15 @@ import { join } from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { annotationEtag } from '../../src/digest/etag.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
-import { annotationRef, makeAnnotation, mediaRef, type Annotation } from '../../src/model/annotation.js';
 import { makeTier } from '../../src/model/tier.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { AnnotationService } from '../../src/service/annotation-service.js';
 import { TierConstraintError } from '../../src/service/errors.js';
 import { validateAnnotations } from '../../src/service/validate-annotations.js';
 import type { OpLoggedStore } from '../../src/oplog/op-logged-store.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { RationalTime } from '../../src/time/rational-time.js';
-import { TimeInterval } from '../../src/time/time-interval.js';
 import { connectTools } from '../mcp/mcp-client.js';
 import { tempDir } from '../support/sample-annot.js';
+import { ASSET, openTieredSample, retime, symbolic, timed } from './tiered-sample.js';
 
 // Edits through the service that would break a tier's stereotype are refused, on a real .annot file
 // and on the memory store a served file in another format lives in.
@@ -25,7 +21,6 @@ import { tempDir } from '../support/sample-annot.js';
 //   trans (SYMBOLIC_ASSOCIATION of utt)  t1 → u1
 //   gloss (SYMBOLIC_SUBDIVISION of utt)                    g1 → u2
 
-const ASSET = 'talk.wav';
 const ids = {
   u1: '00000000-0000-4000-8000-0000000000a1',
   u2: '00000000-0000-4000-8000-0000000000a2',
@@ -39,11 +34,6 @@ const ids = {
 };
 const RULE_INCLUDED = 'INCLUDED_IN children stay inside their parent and do not overlap each other';
 
-const provenance = { was_generated_by: 'user:test', generated_at_time: new RationalTime(1_700_000_000_000, 1000) };
-const timed = (id: string, tier: string, start: string, end: string): Annotation =>
-  makeAnnotation({ id, tier, reference: mediaRef(ASSET, TimeInterval.fromSeconds(start, end, 1000)), body: { text: tier }, body_schema_uri: 'annot://schema/label/v1', provenance });
-const symbolic = (id: string, tier: string, target: string): Annotation =>
-  makeAnnotation({ id, tier, reference: annotationRef(target), body: { text: tier }, body_schema_uri: 'annot://schema/label/v1', provenance });
 const input = (tier: string, start: number, end: number, extra: Record<string, unknown> = {}) => ({
   tier,
   reference: { kind: 'media', asset_id: ASSET, interval: { start: { v: start, r: 1000 }, end: { v: end, r: 1000 } } },
@@ -51,35 +41,29 @@ const input = (tier: string, start: number, end: number, extra: Record<string, u
   body_schema_uri: 'annot://schema/label/v1',
   ...extra,
 });
-const retime = (start: number, end: number) => ({ reference: { kind: 'media', asset_id: ASSET, interval: { start: { v: start, r: 1000 }, end: { v: end, r: 1000 } } } });
 
-async function openSample(path: string | null): Promise<{ store: OpLoggedStore; service: AnnotationService }> {
-  // A path: an .annot file; null: the memory store a served file in another format is read into.
-  const store = path === null ? new MemoryStore() : await SqliteStore.open(path, { create: true });
-  const service = new AnnotationService(store);
-  await service.apply(
+const openSample = (path: string | null) =>
+  openTieredSample(
+    path,
     [
-      { kind: 'add_tier', tier: makeTier({ name: 'utt' }) },
-      { kind: 'add_tier', tier: makeTier({ name: 'words', stereotype: 'INCLUDED_IN', parent: 'utt' }) },
-      { kind: 'add_tier', tier: makeTier({ name: 'parts', stereotype: 'TIME_SUBDIVISION', parent: 'utt' }) },
-      { kind: 'add_tier', tier: makeTier({ name: 'trans', stereotype: 'SYMBOLIC_ASSOCIATION', parent: 'utt' }) },
-      { kind: 'add_tier', tier: makeTier({ name: 'gloss', stereotype: 'SYMBOLIC_SUBDIVISION', parent: 'utt' }) },
-      ...[
-        timed(ids.u1, 'utt', '0', '4.8'),
-        timed(ids.u2, 'utt', '6', '9'),
-        timed(ids.w1, 'words', '1', '2'),
-        timed(ids.w2, 'words', '3', '4'),
-        timed(ids.w3, 'words', '6.5', '7'),
-        timed(ids.p1, 'parts', '6', '7.5'),
-        timed(ids.p2, 'parts', '7.5', '9'),
-        symbolic(ids.t1, 'trans', ids.u1),
-        symbolic(ids.g1, 'gloss', ids.u2),
-      ].map((annotation) => ({ kind: 'add_annotation' as const, annotation })),
+      makeTier({ name: 'utt' }),
+      makeTier({ name: 'words', stereotype: 'INCLUDED_IN', parent: 'utt' }),
+      makeTier({ name: 'parts', stereotype: 'TIME_SUBDIVISION', parent: 'utt' }),
+      makeTier({ name: 'trans', stereotype: 'SYMBOLIC_ASSOCIATION', parent: 'utt' }),
+      makeTier({ name: 'gloss', stereotype: 'SYMBOLIC_SUBDIVISION', parent: 'utt' }),
     ],
-    'test',
+    [
+      timed(ids.u1, 'utt', '0', '4.8'),
+      timed(ids.u2, 'utt', '6', '9'),
+      timed(ids.w1, 'words', '1', '2'),
+      timed(ids.w2, 'words', '3', '4'),
+      timed(ids.w3, 'words', '6.5', '7'),
+      timed(ids.p1, 'parts', '6', '7.5'),
+      timed(ids.p2, 'parts', '7.5', '9'),
+      symbolic(ids.t1, 'trans', ids.u1),
+      symbolic(ids.g1, 'gloss', ids.u2),
+    ],
   );
-  return { store, service };
-}
 
 describe.each(['sqlite', 'memory'])('the service refuses edits that break a tier constraint (%s store)', (kind) => {
   const { dir, cleanup } = tempDir();

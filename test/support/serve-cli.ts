@@ -12,14 +12,18 @@ export interface ServedCli {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the built `annot serve ARGS` in a real child process and waits for the URL on its first stdout line. */
-export function serveCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<ServedCli> {
+/**
+ * Starts the built `annot serve ARGS` in a real child process and waits for the URL on its first
+ * stdout line. A server still running after `killAfterMs` (60 s) is killed, so a failed test never
+ * leaves one behind; a suite that keeps one for all its cases gives more.
+ */
+export function serveCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; killAfterMs?: number } = {}): Promise<ServedCli> {
   const child = spawn(process.execPath, [ANNOT_BIN, 'serve', ...args], { cwd: options.cwd, env: { ...process.env, ANNOT_TOKEN: '', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
   void exited.then(() => clearTimeout(killer));
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {

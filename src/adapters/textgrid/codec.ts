@@ -3,7 +3,7 @@ import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotatio
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier, type Tier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
-import { divideRounding, fractionToDecimal, parseSeconds, reduce, type Fraction } from '../../time/decimal.js';
+import { compareFractions, divideRounding, fractionToDecimal, reduce, type Fraction } from '../../time/decimal.js';
 import type { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import { InvalidInputError } from '../../errors/annot-error.js';
@@ -20,7 +20,7 @@ import { writeTextGrid, type TextGridVariant, type WritableTier } from './writer
 
 export const TEXTGRID_LABEL_SCHEMA = 'annot://schema/textgrid-label/v1';
 export const DEFAULT_TEXTGRID_ASSET = 'textgrid:unspecified';
-import { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from './meta-keys.js';
+import { readGridBound, TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from './meta-keys.js';
 import { dumpTwoPass } from './stream-writer.js';
 
 export { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
@@ -287,7 +287,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
     const item = { start, end, text: text ?? '' };
     // A zero-length interval on an interval tier (times that met after quantizing) stays an interval.
     const tierClass = classOf.get(annotation.tier);
-    (compare(start, end) === 0 && tierClass !== 'IntervalTier' ? entry.points : entry.intervals).push(item);
+    (compareFractions(start, end) === 0 && tierClass !== 'IntervalTier' ? entry.points : entry.intervals).push(item);
   };
   const placed = new Map<string, { start: Fraction; end: Fraction }>();
   let pending: Annotation[] = [];
@@ -348,8 +348,8 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
     }
   }
   const zero = { num: 0n, den: 1n };
-  let gridMin = readBound(await store.getMeta(TEXTGRID_XMIN_META)) ?? (lowest !== null && less(lowest, zero) ? lowest : zero);
-  let gridMax = readBound(await store.getMeta(TEXTGRID_XMAX_META)) ?? highest ?? gridMin;
+  let gridMin = readGridBound(await store.getMeta(TEXTGRID_XMIN_META)) ?? (lowest !== null && less(lowest, zero) ? lowest : zero);
+  let gridMax = readGridBound(await store.getMeta(TEXTGRID_XMAX_META)) ?? highest ?? gridMin;
   if (lowest !== null && less(lowest, gridMin)) gridMin = lowest;
   if (highest !== null && less(gridMax, highest)) gridMax = highest;
   if (less(gridMax, gridMin)) gridMax = gridMin;
@@ -367,8 +367,8 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   for (const [tierName, entry] of byTier) {
     const metadata = metadataOf.get(tierName) ?? {};
     const name = typeof metadata.textgrid_name === 'string' ? metadata.textgrid_name : tierName;
-    let tierMin = readBound(typeof metadata.textgrid_xmin === 'string' ? metadata.textgrid_xmin : null) ?? gridMin;
-    let tierMax = readBound(typeof metadata.textgrid_xmax === 'string' ? metadata.textgrid_xmax : null) ?? gridMax;
+    let tierMin = readGridBound(typeof metadata.textgrid_xmin === 'string' ? metadata.textgrid_xmin : null) ?? gridMin;
+    let tierMax = readGridBound(typeof metadata.textgrid_xmax === 'string' ? metadata.textgrid_xmax : null) ?? gridMax;
     for (const item of [...entry.intervals, ...entry.points]) {
       if (less(item.start, tierMin)) tierMin = item.start;
       if (less(tierMax, item.end)) tierMax = item.end;
@@ -383,7 +383,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
       movedPoints += entry.points.length;
     }
     if (pointsOnly || entry.points.length > 0) {
-      const points = [...entry.points].sort((a, b) => compare(a.start, b.start));
+      const points = [...entry.points].sort((a, b) => compareFractions(a.start, b.start));
       written.push({ kind: 'TextTier', name, xmin: decimal(tierMin), xmax: decimal(tierMax), items: points.map((item) => ({ start: decimal(item.start), end: decimal(item.start), text: item.text })) });
     }
   }
@@ -450,31 +450,16 @@ function fraction(time: RationalTime): Fraction {
   return time.toFraction();
 }
 
-function readBound(text: string | null): Fraction | null {
-  if (text === null) return null;
-  try {
-    return parseSeconds(text);
-  } catch {
-    return null;
-  }
-}
-
-function compare(a: Fraction, b: Fraction): number {
-  const left = a.num * b.den;
-  const right = b.num * a.den;
-  return left < right ? -1 : left > right ? 1 : 0;
-}
-
 function less(a: Fraction, b: Fraction): boolean {
-  return compare(a, b) < 0;
+  return compareFractions(a, b) < 0;
 }
 
 /** Intervals sorted by start, dealt into as few non-overlapping lanes as a greedy pass finds (the first lane takes the most). */
 function intervalLanes(intervals: Item[]): Item[][] {
-  const sorted = [...intervals].sort((a, b) => compare(a.start, b.start) || compare(a.end, b.end));
+  const sorted = [...intervals].sort((a, b) => compareFractions(a.start, b.start) || compareFractions(a.end, b.end));
   const lanes: Item[][] = [[]];
   for (const item of sorted) {
-    const lane = lanes.find((candidate) => candidate.length === 0 || compare(candidate[candidate.length - 1].end, item.start) <= 0);
+    const lane = lanes.find((candidate) => candidate.length === 0 || compareFractions(candidate[candidate.length - 1].end, item.start) <= 0);
     if (lane) lane.push(item);
     else lanes.push([item]);
   }

@@ -1,10 +1,10 @@
 import { createWriteStream } from 'node:fs';
 import type { Annotation } from '../../model/annotation.js';
-import { fractionToDecimal, parseSeconds, type Fraction } from '../../time/decimal.js';
+import { compareFractions, fractionToDecimal, type Fraction } from '../../time/decimal.js';
 import type { DumpOptions, DumpReport, ReplayableDocument } from '../adapter.js';
 import { bodyText, bodyTextKey } from '../flat-cues.js';
 import { BufferedTextWriter } from '../text-writer.js';
-import { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from './meta-keys.js';
+import { readGridBound, TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from './meta-keys.js';
 
 /**
  * A TextGrid written from a document read twice, never held: the long and the short format both
@@ -36,9 +36,9 @@ export async function dumpTwoPass(document: ReplayableDocument, path: string, op
   let gaps = 0;
   for await (const annotation of document.pass()) {
     const span = intervalOf(annotation);
-    if (annotation.tier !== tier.name || span === null || compare(span.start, span.end) === 0) return null;
-    if (last !== null && compare(span.start, last) < 0) return null;
-    if (last !== null && compare(last, span.start) < 0) gaps++;
+    if (annotation.tier !== tier.name || span === null || compareFractions(span.start, span.end) === 0) return null;
+    if (last !== null && compareFractions(span.start, last) < 0) return null;
+    if (last !== null && compareFractions(last, span.start) < 0) gaps++;
     first ??= span.start;
     last = span.end;
     count++;
@@ -51,13 +51,13 @@ export async function dumpTwoPass(document: ReplayableDocument, path: string, op
 
   // Grid bounds as dump() finds them: from the metadata when they cover the data, else 0 to the end.
   const zero = { num: 0n, den: 1n };
-  let gridMin = readBound(document.meta[TEXTGRID_XMIN_META]) ?? (first !== null && compare(first, zero) < 0 ? first : zero);
-  let gridMax = readBound(document.meta[TEXTGRID_XMAX_META]) ?? last ?? gridMin;
-  if (first !== null && compare(first, gridMin) < 0) gridMin = first;
-  if (last !== null && compare(gridMax, last) < 0) gridMax = last;
-  if (compare(gridMax, gridMin) < 0) gridMax = gridMin;
-  if (first !== null && compare(gridMin, first) < 0) gaps++;
-  if (last !== null && compare(last, gridMax) < 0) gaps++;
+  let gridMin = readGridBound(document.meta[TEXTGRID_XMIN_META]) ?? (first !== null && compareFractions(first, zero) < 0 ? first : zero);
+  let gridMax = readGridBound(document.meta[TEXTGRID_XMAX_META]) ?? last ?? gridMin;
+  if (first !== null && compareFractions(first, gridMin) < 0) gridMin = first;
+  if (last !== null && compareFractions(gridMax, last) < 0) gridMax = last;
+  if (compareFractions(gridMax, gridMin) < 0) gridMax = gridMin;
+  if (first !== null && compareFractions(gridMin, first) < 0) gaps++;
+  if (last !== null && compareFractions(last, gridMax) < 0) gaps++;
 
   let inexact = 0;
   const decimal = (value: Fraction): string => {
@@ -96,12 +96,12 @@ export async function dumpTwoPass(document: ReplayableDocument, path: string, op
     let written = 0;
     for await (const annotation of secondPass) {
       const span = intervalOf(annotation) as { start: Fraction; end: Fraction };
-      if (compare(cursor, span.start) < 0) await item(cursor, span.start, '');
+      if (compareFractions(cursor, span.start) < 0) await item(cursor, span.start, '');
       await item(span.start, span.end, bodyText(annotation.body as Record<string, unknown>) ?? '');
       cursor = span.end;
       written++;
     }
-    if (count > 0 && compare(cursor, gridMax) < 0) await item(cursor, gridMax, '');
+    if (count > 0 && compareFractions(cursor, gridMax) < 0) await item(cursor, gridMax, '');
     if (written !== count || index !== items) throw new Error(`the input changed between two readings (${count} annotations, then ${written})`);
     await writer.close();
   } catch (error) {
@@ -122,19 +122,4 @@ function intervalOf(annotation: Annotation): { start: Fraction; end: Fraction } 
   if (annotation.reference.kind !== 'media') return null;
   const { start, end } = annotation.reference.interval;
   return { start: start.toFraction(), end: end.toFraction() };
-}
-
-function readBound(text: string | undefined): Fraction | null {
-  if (text === undefined) return null;
-  try {
-    return parseSeconds(text);
-  } catch {
-    return null;
-  }
-}
-
-function compare(a: Fraction, b: Fraction): number {
-  const left = a.num * b.den;
-  const right = b.num * a.den;
-  return left < right ? -1 : left > right ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-import { fractionToDecimal, parseSeconds } from '../../time/decimal.js';
+import { compareFractions, fractionToDecimal, parseSeconds } from '../../time/decimal.js';
 import type { RationalTime } from '../../time/rational-time.js';
 
 /**
@@ -36,7 +36,7 @@ export function temporalFragment(fragment: string): TemporalFragment | null {
   const end = nptSeconds(parts[1], parameter);
   const a = parseSeconds(start);
   const b = parseSeconds(end);
-  if (a.num * b.den > b.num * a.den) throw new MediaFragmentError(`expected a start no later than the end in "${parameter}"`);
+  if (compareFractions(a, b) > 0) throw new MediaFragmentError(`expected a start no later than the end in "${parameter}"`);
   return { start, end };
 }
 
