@@ -1,4 +1,5 @@
 import { AnnotError } from '../errors/annot-error.js';
+import type { ErrorCode } from '../errors/error-table.js';
 
 /** Where in a file something went wrong: a line and column, or a JSON path / XML element. */
 export interface SourceLocation {
@@ -13,7 +14,7 @@ export interface SourceLocation {
  * `talk.vtt:12:5: expected "-->" after the cue start time`.
  */
 export class FormatParseError extends AnnotError {
-  readonly code: string = 'ANNOT_FORMAT_PARSE';
+  readonly code: ErrorCode = 'ANNOT_FORMAT_PARSE';
 
   constructor(
     readonly file: string,
@@ -30,7 +31,7 @@ export class FormatParseError extends AnnotError {
  * overflow: `deep.jams:1:513: nesting deeper than 512 levels of JSON arrays and objects`.
  */
 export class InputTooDeepError extends FormatParseError {
-  override readonly code: string = 'ANNOT_INPUT_TOO_DEEP';
+  override readonly code: ErrorCode = 'ANNOT_INPUT_TOO_DEEP';
 
   constructor(
     file: string,

@@ -1,5 +1,6 @@
 import { AnnotError } from '../errors/annot-error.js';
-import { exitStatusFor } from '../errors/error-table.js';
+import { exitStatusFor, type ErrorCode } from '../errors/error-table.js';
+import { isSystemError, systemFailure } from '../errors/system-error.js';
 
 /** The CLI's exit codes: the contract scripts and Makefiles rely on. */
 export const EXIT_OK = 0;
@@ -9,7 +10,7 @@ export const EXIT_USAGE = 2;
 export interface CliFailure {
   message: string;
   exitCode: number;
-  code: string;
+  code: ErrorCode;
 }
 
 /**
@@ -26,7 +27,7 @@ export function describeFailure(error: unknown): CliFailure {
     return { message: (error as Error).message, exitCode: EXIT_USAGE, code: 'ANNOT_USAGE' };
   }
   if (isSystemError(error)) {
-    return { message: systemMessage(error), exitCode: EXIT_FAILURE, code: `ANNOT_SYSTEM_${error.code}` };
+    return { ...systemFailure(error), exitCode: EXIT_FAILURE };
   }
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
@@ -39,28 +40,4 @@ function isUsageError(error: unknown): boolean {
   // all carry `parse` details; "Nonexistent flag" and friends do too.
   const anyError = error as Error & { parse?: unknown; oclif?: { exit?: number } };
   return anyError.parse !== undefined || anyError.oclif?.exit === 2;
-}
-
-interface SystemError extends Error {
-  code: string;
-  path?: string;
-}
-
-function isSystemError(error: unknown): error is SystemError {
-  return error instanceof Error && typeof (error as SystemError).code === 'string' && /^E[A-Z]+$/.test((error as SystemError).code);
-}
-
-function systemMessage(error: SystemError): string {
-  const where = error.path ? `${error.path}: ` : '';
-  switch (error.code) {
-    case 'ENOENT':
-      return `${where}no such file or directory`;
-    case 'EACCES':
-    case 'EPERM':
-      return `${where}permission denied`;
-    case 'EISDIR':
-      return `${where}is a directory, expected a file`;
-    default:
-      return `${where}${error.message}`;
-  }
 }

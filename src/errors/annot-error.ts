@@ -1,10 +1,13 @@
+import type { ErrorCode } from './error-table.js';
+
 /**
  * The root of every error annot throws on purpose. `code` is stable across releases so that
  * scripts, the CLI exit-code mapping and the HTTP status mapping can key on it instead of on
- * message text, which is free to improve.
+ * message text, which is free to improve. Every code is a key of the registry in error-table.ts,
+ * which gives its HTTP and exit statuses and its meaning.
  */
 export abstract class AnnotError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: ErrorCode;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -14,10 +17,10 @@ export abstract class AnnotError extends Error {
 
 /** Input that does not have the shape or the values the caller promised. */
 export class InvalidInputError extends AnnotError {
-  readonly code: string = 'ANNOT_INVALID_INPUT';
+  readonly code: ErrorCode = 'ANNOT_INVALID_INPUT';
 }
 
 /** A lookup of something (annotation, tier, schema, format, unit) that does not exist. */
 export class NotFoundError extends AnnotError {
-  readonly code: string = 'ANNOT_NOT_FOUND';
+  readonly code: ErrorCode = 'ANNOT_NOT_FOUND';
 }

@@ -57,7 +57,7 @@ export class UnknownModelError extends NotFoundError {
  * A model override that is neither a catalog id or alias nor an explicit `owner/model` fal
  * endpoint id: most likely a typo, so the nearest catalog names are suggested.
  */
-export class UnknownModelOverrideError extends InvalidInputError {
+export class UnknownModelOverrideError extends NotFoundError {
   override readonly code = 'ANNOT_UNKNOWN_MODEL';
 
   constructor(readonly flag: string, readonly model: string, readonly suggestions: string[]) {

@@ -1,4 +1,5 @@
 import { AnnotError, InvalidInputError, NotFoundError } from '../errors/annot-error.js';
+import type { ErrorCode } from '../errors/error-table.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 /** A body_schema_uri that is not of the form `annot://schema/<name>/v<N>`. */
@@ -54,7 +55,7 @@ export class BodyValidationError extends InvalidInputError {
 
 /** A migration request that cannot mean anything (across schemas, backwards, malformed step). */
 export class MigrationError extends InvalidInputError {
-  override readonly code: string = 'ANNOT_MIGRATION';
+  override readonly code: ErrorCode = 'ANNOT_MIGRATION';
 }
 
 /** A step of a migration chain has no registered function. */

@@ -1,12 +1,12 @@
 import { AnnotError, InvalidInputError, NotFoundError } from '../errors/annot-error.js';
-import { errorRow } from '../errors/error-table.js';
+import { errorRow, type ErrorCode } from '../errors/error-table.js';
 import type { TierViolation } from '../model/tier-constraint.js';
 import type { ValidationIssue } from '../schemas/validation-issue.js';
 
 /** The one error shape every failing response has, whatever failed: `{error: {code, message, details?}}`. */
 export interface ErrorBody {
   error: {
-    code: string;
+    code: ErrorCode;
     message: string;
     details?: Record<string, unknown>;
   };
@@ -48,9 +48,19 @@ export class BodyTooLargeError extends AnnotError {
   }
 }
 
+/** A Range header that lies outside the served media file (answered 416 with a Content-Range header giving the size). */
+export class RangeNotSatisfiableError extends AnnotError {
+  readonly code = 'ANNOT_RANGE_NOT_SATISFIABLE';
+}
+
 /** A request that arrived while the server shuts down (on a connection opened before). */
 export class ShuttingDownError extends AnnotError {
   readonly code = 'ANNOT_SHUTTING_DOWN';
+}
+
+/** A request fastify refused before a route read it (a malformed URL, a parameter over its length). */
+export class BadRequestError extends AnnotError {
+  readonly code = 'ANNOT_BAD_REQUEST';
 }
 
 /** A query string parameter that is missing, repeated, unknown or not of its type. */
@@ -106,8 +116,9 @@ export function httpFailure(error: unknown, options: { bodyLimit?: number } = {}
   }
   const statusCode = (error as { statusCode?: unknown })?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-    // A request error fastify raised that we have no class for: keep its status, say what it said.
-    return { status: statusCode, body: { error: { code: `ANNOT_HTTP_${statusCode}`, message: (error as Error).message } } };
+    // A request error fastify raised that we have no class for: one documented code, its message kept.
+    const refused = new BadRequestError((error as Error).message);
+    return { status: statusFor(refused), body: { error: { code: refused.code, message: refused.message } } };
   }
   return {
     status: 500,
@@ -117,10 +128,10 @@ export function httpFailure(error: unknown, options: { bodyLimit?: number } = {}
 }
 
 export function statusFor(error: AnnotError): number {
-  // The one table of codes (src/errors/error-table.ts) decides; the CLI reads its exit statuses from it too.
+  // The one registry of codes (src/errors/error-table.ts) decides; the CLI reads its exit statuses from it too.
   const status = errorRow(error.code)?.http;
   if (status !== undefined) return status;
-  // Codes added later by a layer fall back on their family.
+  // Only JavaScript can throw a code the registry lacks (TypeScript refuses it): its family decides.
   if (error instanceof NotFoundError) return 404;
   if (error instanceof InvalidInputError) return 400;
   return 500;

@@ -1,4 +1,5 @@
 import { InvalidInputError, NotFoundError } from '../../src/errors/annot-error.js';
+import type { ErrorCode } from '../../src/errors/error-table.js';
 import { PreconditionFailedError } from '../../src/oplog/errors.js';
 import { BodyValidationError } from '../../src/schemas/errors.js';
 import { BodyTooLargeError, httpFailure } from '../../src/server/errors.js';
@@ -20,12 +21,12 @@ describe('HTTP error mapping', () => {
     expect(httpFailure(error).body.error.code).toBe(error.code);
   });
 
-  it('maps codes it does not list by their family: not found 404, invalid input 400', () => {
+  it('maps a code the registry lacks (only JavaScript can throw one) by its family: not found 404, invalid input 400', () => {
     class NewNotFound extends NotFoundError {
-      override readonly code = 'ANNOT_SOMETHING_NEW_MISSING';
+      override readonly code = 'ANNOT_SOMETHING_NEW_MISSING' as ErrorCode;
     }
     class NewInvalid extends InvalidInputError {
-      override readonly code = 'ANNOT_SOMETHING_NEW_INVALID';
+      override readonly code = 'ANNOT_SOMETHING_NEW_INVALID' as ErrorCode;
     }
     expect(httpFailure(new NewNotFound('x')).status).toBe(404);
     expect(httpFailure(new NewInvalid('x')).status).toBe(400);

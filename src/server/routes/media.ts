@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RouteNotFoundError } from '../errors.js';
+import { httpFailure, RangeNotSatisfiableError, RouteNotFoundError } from '../errors.js';
 import { QueryParams } from '../query-params.js';
 import { errors, json, parameterNames, queryString, ref, routeSchema, stringParameter } from '../route-schema.js';
 
@@ -84,8 +84,8 @@ export function registerMediaRoutes(app: FastifyInstance, mediaPath: string | un
     reply.header('Cache-Control', 'no-cache');
     const range = parseRange(request.headers.range, size);
     if (range === 'unsatisfiable') {
-      return reply.code(416).header('Content-Range', `bytes */${size}`).type('application/json; charset=utf-8')
-        .send({ error: { code: 'ANNOT_RANGE_NOT_SATISFIABLE', message: `Range ${request.headers.range} lies outside the ${size} bytes of the media` } });
+      const failure = httpFailure(new RangeNotSatisfiableError(`Range ${request.headers.range} lies outside the ${size} bytes of the media`));
+      return reply.code(failure.status).header('Content-Range', `bytes */${size}`).type('application/json; charset=utf-8').send(failure.body);
     }
     if (range === null) return reply.header('Content-Length', String(size)).send(createReadStream(mediaPath));
     return reply.code(206)

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { annotationEtag } from '../../digest/etag.js';
 import { annotationFromWire } from '../../model/wire.js';
 import type { OpLogEntry } from '../../oplog/op-log-entry.js';
-import { InvalidQueryError } from '../errors.js';
+import { httpFailure, InvalidQueryError } from '../errors.js';
 import { QueryParams } from '../query-params.js';
 import type { RouteContext } from '../route-context.js';
 import { errors, integerParameter, parameterNames, queryString, routeSchema, stringParameter } from '../route-schema.js';
@@ -167,7 +167,8 @@ function stream(
       }
     } catch (error) {
       // The stream has started: the only way left to report is an SSE event, then closing; EventSource reconnects.
-      await write(`event: error\ndata: ${JSON.stringify({ error: { code: (error as { code?: string }).code ?? 'ANNOT_INTERNAL', message: (error as Error).message } })}\n\n`);
+      // The same body a failed request gets: a registered code, and nothing of the internals.
+      await write(`event: error\ndata: ${JSON.stringify(httpFailure(error).body)}\n\n`);
       return end();
     }
     if (!ended) timer = setTimeout(tick, pollMs);
