@@ -42,6 +42,15 @@ module.exports = {
       to: { circular: true },
     },
     ...upwardRules,
+    {
+      name: 'render-is-a-vertical',
+      comment:
+        'Scene rendering is a vertical of its own beside the annotation layers: the service, the surfaces over it (HTTP, MCP), ' +
+        'the processors, the stores and the op-log never import it, not even its types. Only the CLI and the library entry reach it.',
+      severity: 'error',
+      from: { path: '^src/(service|server|mcp|processors|store|oplog)/' },
+      to: { path: '^src/render/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

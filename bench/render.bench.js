@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { report } from './lib/harness.js';
 import { CACHE_FILE_NAME, closeRenderCaches } from '../dist/src/render/cache.js';
 import { withCredentials } from '../dist/src/render/credentials.js';
-import { FalProvider } from '../dist/src/render/providers/fal.js';
+import { FalProvider } from '../dist/src/render/providers/fal/fal-provider.js';
 import { iterRenderScene } from '../dist/src/render/render-scene.js';
 import { startFakeFalServer } from './lib/fake-fal.js';
 

@@ -5,7 +5,7 @@ import { EXIT_FAILURE } from '../src/cli/errors.js';
 import { countFindings, FINDING_FORMATS, findingLine, findingToJson, plural, validationFails, type FindingFormat } from '../src/cli/finding-output.js';
 import { notice, writeJson, writeLine } from '../src/cli/output.js';
 import type { ValidationSummary } from '../src/service/validate-annotations.js';
-import type { SceneValidationSummary } from '../src/service/validate-scene.js';
+import type { SceneValidationSummary } from '../src/render/scene-validation.js';
 
 export default class Validate extends AnnotCommand {
   static override description = [
@@ -34,8 +34,8 @@ export default class Validate extends AnnotCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Validate);
     const format: FindingFormat = flags.json ? 'json' : (flags.format as FindingFormat);
-    const [sceneFiles, { validateAnnotationFile }, { registerBuiltinFormats }, { spoolInput }] = await Promise.all([
-      import('../src/service/validate-scene.js'),
+    const [{ isSceneFile }, { validateAnnotationFile }, { registerBuiltinFormats }, { spoolInput }] = await Promise.all([
+      import('../src/cli/scene-file-kind.js'),
       import('../src/service/validate-file.js'),
       import('../src/adapters/builtin.js'),
       import('../src/service/standard-input.js'),
@@ -46,8 +46,10 @@ export default class Validate extends AnnotCommand {
     const file = fromStdin ? '<stdin>' : args.file;
     try {
       let report: Report;
-      if (flags.from === 'scene' || (!fromStdin && !flags.from && sceneFiles.isSceneFile(path))) {
-        const scene = await sceneFiles.validateScene(path, file);
+      if (flags.from === 'scene' || (!fromStdin && !flags.from && isSceneFile(path))) {
+        // Loaded only for a scene, so validating an annotation file loads no render code.
+        const { validateScene } = await import('../src/render/scene-validation.js');
+        const scene = await validateScene(path, file);
         report = { kind: 'scene', file, format: 'scene', findings: scene.findings, scene };
       } else {
         registerBuiltinFormats();

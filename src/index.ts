@@ -229,7 +229,7 @@ export {
 export { beatHash, callKey, shotHash } from './render/hashing.js';
 export { closeRenderCaches, defaultCacheDir, openRenderCache, RenderCache, CACHE_FILE_NAME } from './render/cache.js';
 export { currentFalKey, hasBoundCredentials, withCredentials, type Credentials } from './render/credentials.js';
-export { DEFAULT_FAL_QUEUE_URL, FalProvider, type FalProviderOptions } from './render/providers/fal.js';
+export { DEFAULT_FAL_QUEUE_URL, FalProvider, type FalProviderOptions } from './render/providers/fal/fal-provider.js';
 export { assetsOf, type Asset, type Provider, type ProviderRunOptions, type RequestTicket } from './render/providers/provider.js';
 export { type CommonRenderOptions } from './render/model-call.js';
 export { renderBeat, type BeatResult, type EmptyBeatResult, type RenderBeatOptions } from './render/render-beat.js';
@@ -237,13 +237,8 @@ export { renderShot, shotPrompt, type ClipShotResult, type RenderShotOptions, ty
 export { iterRenderScene, renderScene, SceneRenderError, type RenderSceneOptions, type SceneUnitResult, type UnitFailure } from './render/render-scene.js';
 export { buildManifest, manifestPathFor, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './render/manifest.js';
 export { type RenderEvent, type RenderEventListener } from './render/events.js';
+export { FalBadRequest, FalError, FalForeignUrlError, FalRateLimited, FalServerError, FalTimeout, FalUnauthorized } from './render/providers/fal/errors.js';
 export {
-  FalBadRequest,
-  FalError,
-  FalRateLimited,
-  FalServerError,
-  FalTimeout,
-  FalUnauthorized,
   RenderAbortedError,
   RenderProducedNoAssetError,
   SceneFileError,

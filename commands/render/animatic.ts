@@ -5,11 +5,11 @@ import { writeLine } from '../../src/cli/output.js';
 
 export default class RenderAnimatic extends AnnotCommand {
   static override description =
-    'Assemble the animatic of a rendered scene from its manifest alone (no unit is looked at again): one H.264/AAC mp4 of the talking videos, or the stills with the speech, shots without beats held; the lines as a mov_text track and a sidecar .vtt. Rewritten only when the media change';
+    'Assemble the animatic of a rendered scene from its manifest alone (no unit is looked at again): one H.264/AAC mp4 of the talking videos, or the stills with the speech, shots without beats held; the lines as a mov_text track and beside it as OUT.vtt (build/scene.mp4.vtt, so no timeline of the scene is replaced). Rewritten only when the media change';
   static override examples = ['<%= config.bin %> render animatic --manifest build/The_Last_Keeper.manifest.json --out build/scene.mp4'];
   static override flags = {
     manifest: Flags.string({ description: 'the manifest written by `annot render scene`', required: true }),
-    out: Flags.string({ description: 'the mp4 to write (its .vtt goes beside it)', required: true }),
+    out: Flags.string({ description: 'the mp4 to write (its subtitles go beside it, with .vtt added to its name)', required: true }),
     hold: holdFlag,
   };
 

@@ -120,7 +120,7 @@ export const ERROR_TABLE = Object.freeze({
   ANNOT_MANIFEST_INVALID: row(422, 'a file that is not a scene manifest written by annot render scene'),
   ANNOT_MANIFEST_LAYOUT_MISSING: row(422, 'a manifest without the scene layout the derived files are built from'),
   ANNOT_MANIFEST_OTHER_SCENE: row(409, 'a manifest path that holds the manifest of another scene file; it is not overwritten'),
-  ANNOT_OUTPUT_CLASH: row(409, 'two outputs of one render would be written to the same file'),
+  ANNOT_OUTPUT_CLASH: row(400, 'two outputs of one render, or an output and the scene file, are the same file; nothing is written'),
   ANNOT_RENDER_NO_ASSET: row(502, 'a model produced nothing where the render cannot go on without it'),
   ANNOT_RENDER_ABORTED: row(499, 'the render was interrupted (Ctrl-C); queued requests were cancelled, finished units stay cached'),
   ANNOT_SCENE_RENDER_FAILED: row(500, 'at least one unit of a scene failed; completed units are cached and listed in the manifest'),

@@ -7,6 +7,7 @@ import { writeAtomically } from '../io/atomic-file.js';
 import { runFfmpeg } from './local/ffmpeg.js';
 import type { SceneManifest } from './manifest.js';
 import { probeMedia } from './media-probe.js';
+import { animaticSubtitlesPath } from './output-paths.js';
 import { sceneEdit, type EditOptions, type SceneEdit } from './scene-edit.js';
 import { spokenBeats, timestamp, vttDocument } from './timeline-vtt.js';
 
@@ -14,7 +15,7 @@ import { spokenBeats, timestamp, vttDocument } from './timeline-vtt.js';
  * The animatic: the scene edit (see sceneEdit) assembled by the bundled ffmpeg into one H.264 /
  * AAC mp4 — each beat's talking video, or its shot's still (or clip) with the beat's speech
  * over it; a shot without beats held (`hold`, 2 s); the lines as a soft mov_text subtitle track,
- * and beside the mp4 the same lines as a .vtt with voice spans.
+ * and beside the mp4 the same lines as a .vtt with voice spans (`NAME.mp4.vtt`, see animaticSubtitlesPath).
  *
  * Timing is exact where it can be: audio is cut to the sample (44.1 kHz) and video to the frame
  * (25 fps), each part ending where the running total rounds to, so the file's duration is the
@@ -36,7 +37,7 @@ const DIGEST_PREFIX = 'annot-animatic:';
 
 export interface AnimaticOptions extends EditOptions {
   signal?: AbortSignal;
-  /** Where the sidecar subtitles go (default: the mp4's path with .vtt). */
+  /** Where the sidecar subtitles go (default: the mp4's path with .vtt added). */
   subtitles?: string;
 }
 
@@ -85,11 +86,6 @@ export function animaticParts(edit: SceneEdit): Part[] {
 /** Ticks at `rate` where an edit time (v/r seconds) rounds to. */
 function ticks(t: { v: number; r: number }, rate: number): number {
   return Number((BigInt(t.v) * BigInt(rate) * 2n + BigInt(t.r)) / (2n * BigInt(t.r)));
-}
-
-/** The sidecar subtitles of an animatic: its path with `.vtt`. */
-export function animaticSubtitlesPath(path: string): string {
-  return path.replace(/\.[^./\\]*$/, '') + '.vtt';
 }
 
 /** Writes (or leaves alone, when its inputs are unchanged) the animatic of a manifest. */

@@ -3,7 +3,7 @@ import { defaultCacheDir, openRenderCache, type RenderCache } from './cache.js';
 import { emitSafely, type RenderEvent, type RenderEventListener } from './events.js';
 import { RenderAbortedError } from './errors.js';
 import { callKey, sha256Hex } from './hashing.js';
-import { FalProvider } from './providers/fal.js';
+import { defaultProvider } from './provider-choice.js';
 import type { Asset, Provider } from './providers/provider.js';
 
 /** Options every render operation shares. */
@@ -38,11 +38,12 @@ export interface UnitContext {
   assets?: AssetStore;
 }
 
-export function unitContext(options: CommonRenderOptions, unit: { kind: 'shot' | 'beat'; id: string }): UnitContext {
+/** The context of one unit's render, with the provider its operation resolved (see resolveProvider). */
+export function unitContext(options: CommonRenderOptions & { provider: Provider }, unit: { kind: 'shot' | 'beat'; id: string }): UnitContext {
   const listener = options.onEvent;
   return {
     cache: openRenderCache(options.cacheDir),
-    provider: resolveProvider(options),
+    provider: options.provider,
     force: options.force ?? false,
     signal: options.signal,
     emit: (event) => emitSafely(listener, { ...event, unit }),
@@ -50,8 +51,9 @@ export function unitContext(options: CommonRenderOptions, unit: { kind: 'shot' |
   };
 }
 
+/** The provider a render operation uses: the caller's, else the default (fal). Resolved once per operation. */
 export function resolveProvider(options: CommonRenderOptions): Provider {
-  return options.provider ?? new FalProvider({ baseUrl: options.falBaseUrl });
+  return options.provider ?? defaultProvider(options);
 }
 
 /**

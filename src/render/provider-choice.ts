@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors/annot-error.js';
 import { defaultCacheDir } from './cache.js';
 import { currentFalKey } from './credentials.js';
 import { MissingFalKeyError } from './errors.js';
-import { FalProvider } from './providers/fal.js';
+import { FalProvider } from './providers/fal/fal-provider.js';
 import { LocalProvider } from './providers/local.js';
 import type { Provider } from './providers/provider.js';
 
@@ -31,9 +31,17 @@ export function chooseProvider(choice: string = 'auto', options: { cacheDir?: st
   if (!(PROVIDER_CHOICES as readonly string[]).includes(choice)) throw new UnknownProviderError(choice);
   if (choice === 'fal' && options.requireKey !== false && !currentFalKey()) throw new MissingFalKeyError();
   const useFal = choice === 'fal' || (choice === 'auto' && Boolean(currentFalKey()));
-  if (useFal) return new FalProvider({ baseUrl: options.falBaseUrl });
+  if (useFal) return defaultProvider(options);
   if (choice === 'auto') {
     options.notice?.('no fal key (FAL_KEY) is set: rendering an offline preview with the local provider (--provider fal to insist on fal)');
   }
   return new LocalProvider({ dir: join(options.cacheDir ?? defaultCacheDir(), LOCAL_MEDIA_DIR_NAME) });
+}
+
+/**
+ * The provider of a render that names none (a library call without `provider`): fal, reading its
+ * key at each call. The one place a fal provider is built for a render.
+ */
+export function defaultProvider(options: { falBaseUrl?: string } = {}): Provider {
+  return new FalProvider({ baseUrl: options.falBaseUrl });
 }

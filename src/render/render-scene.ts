@@ -1,223 +1,125 @@
-import { AsyncResource } from 'node:async_hooks';
-import pLimit from 'p-limit';
 import { AnnotError } from '../errors/annot-error.js';
-import { buildManifest, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './manifest.js';
-import { resolveProvider, type CommonRenderOptions } from './model-call.js';
-import { renderBeat } from './render-beat.js';
-import { renderShot, type ShotResult } from './render-shot.js';
-import { toScene, type Scene, type SceneInput } from './scene.js';
+import { errorCodeOf } from '../errors/error-code-of.js';
+import type { ErrorCode } from '../errors/error-table.js';
+import { buildManifest, type SceneBeatResult, type SceneManifest } from './manifest.js';
+import type { ShotResult } from './render-shot.js';
+import type { Scene, SceneInput } from './scene.js';
+import { finishedUnits, type FinishedUnit, type SceneUnitOptions, type UnitIdentity } from './scene-units.js';
 
-export interface RenderSceneOptions extends CommonRenderOptions {
-  ttsQuality?: string;
-  lipsyncQuality?: string;
-  shotQuality?: string;
-  shotsAsVideo?: boolean;
-  /** Units rendered at once; 1 or less is serial (all shots, then all beats, in scene order). */
-  concurrency?: number;
-  /** Render every other unit after a failure instead of stopping new work. */
-  keepGoing?: boolean;
+export type RenderSceneOptions = SceneUnitOptions;
+
+/**
+ * One finished unit of a scene: which unit (kind, id, and index among the scene's shots or
+ * beats) and its result. The id is the unit's own, also for an empty beat, whose result has none.
+ */
+export type SceneUnitResult =
+  | (UnitIdentity & { kind: 'shot'; result: ShotResult })
+  | (UnitIdentity & { kind: 'beat'; result: SceneBeatResult });
+
+/** One unit of a scene that failed. */
+export interface UnitFailure extends UnitIdentity {
+  error: Error;
 }
 
-export type SceneUnitResult = ['shot', ShotResult] | ['beat', SceneBeatResult];
-
-interface Unit {
-  kind: 'shot' | 'beat';
+/** A failed unit as the manifest records it. */
+export interface FailedUnitRecord {
+  unit: 'shot' | 'beat';
   id: string;
-  index: number;
-  run: () => Promise<ShotResult | SceneBeatResult>;
+  error: string;
+  code: ErrorCode;
 }
 
-interface Finished {
-  unit: Unit;
-  result?: ShotResult | SceneBeatResult;
-  error?: Error;
-}
+/** A scene's manifest, with the failed units when some failed. */
+export type SceneRunManifest = SceneManifest & { failures?: FailedUnitRecord[] };
 
-/** The units of a scene, shots first, each bound to its environment, characters and options. */
-function sceneUnits(scene: Scene, options: RenderSceneOptions): Unit[] {
-  const firstByName = <T extends { name: string }>(items: T[]) => {
-    const map = new Map<string, T>();
-    for (const item of items) if (!map.has(item.name)) map.set(item.name, item);
-    return map;
-  };
-  const characters = firstByName(scene.characters);
-  const environments = firstByName(scene.environments);
-  const common: CommonRenderOptions = { ...options, provider: resolveProvider(options) };
-  const shots: Unit[] = scene.shots.map((shot, index) => ({
-    kind: 'shot',
-    id: shot.id,
-    index,
-    run: () =>
-      renderShot(shot, {
-        ...common,
-        environment: environments.get(shot.environment) ?? null,
-        characters: shot.characters.flatMap((name) => characters.get(name) ?? []),
-        style: scene.style,
-        asVideo: options.shotsAsVideo ?? false,
-        quality: options.shotQuality ?? 'balanced',
-      }),
-  }));
-  const beats: Unit[] = scene.beats.map((beat, index) => ({
-    kind: 'beat',
-    id: beat.id,
-    index,
-    run: async () => {
-      const speaker = characters.get(beat.speaker);
-      if (!speaker) {
-        const skipped: SkippedBeatResult = { beat_id: beat.id, skipped: 'no character', speaker: beat.speaker, cache_hit: false };
-        return skipped;
-      }
-      return renderBeat(beat, speaker, { ...common, ttsQuality: options.ttsQuality, lipsyncQuality: options.lipsyncQuality });
-    },
-  }));
-  return [...shots, ...beats];
+/** Everything a scene render ended with. */
+export interface SceneRunOutcome {
+  /** Built once, from the finished units in scene order; `failures` when some unit failed. */
+  manifest: SceneRunManifest;
+  /** In the order they finished. */
+  finished: SceneUnitResult[];
+  failures: UnitFailure[];
+  /** Units that never started (after a failure without keepGoing, or an abort). */
+  notStarted: number;
+  /** When some unit failed: the error to throw, which carries this outcome. */
+  error?: SceneRenderError;
 }
 
 /**
- * Renders every unit and yields each as it finishes. With concurrency 1 or less: serially, all
- * shots then all beats in scene order. Above 1: that many at once, in completion order.
- * After a failure no new unit starts (unless keepGoing); units in flight finish and are cached;
- * then a SceneRenderError carries every completed result and every failure.
+ * Renders a scene to its end without throwing for a failed unit: each unit is handed to
+ * `onFinished` as it finishes, and the outcome lists every result and every failure, with the
+ * manifest built once from them (a caller can still write it when some unit failed).
  */
-async function* finishedUnits(
-  sceneInput: Scene | SceneInput,
-  options: RenderSceneOptions,
-  inCallerContext: (fn: () => Promise<ShotResult | SceneBeatResult>) => Promise<ShotResult | SceneBeatResult>,
-): AsyncGenerator<Finished, void, undefined> {
-  const units = sceneUnits(toScene(sceneInput as SceneInput), options);
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
-  if (concurrency <= 1) {
-    for (const unit of units) {
-      try {
-        yield { unit, result: await inCallerContext(unit.run) };
-      } catch (error) {
-        yield { unit, error: error as Error };
-        if (!options.keepGoing) return;
-      }
-      if (options.signal?.aborted) return;
-    }
-    return;
-  }
-  const done: Finished[] = [];
-  let wake: (() => void) | undefined;
-  let unsettled = units.length;
-  let stopped = false;
-  // rejectOnClear: units dropped from the queue settle (rejected) instead of hanging, so the
-  // count of unsettled units reaches zero.
-  const limit = pLimit({ concurrency, rejectOnClear: true });
-  const stop = () => {
-    stopped = true;
-    limit.clearQueue();
-  };
-  // p-limit starts a queued unit as soon as a slot frees, which is before a .then() on the failed
-  // unit's promise would run. So the stop decision is made inside the limited function, before it
-  // returns and frees its slot, and every unit checks it first thing, before doing any work.
-  const runUnit = async (unit: Unit): Promise<Finished | undefined> => {
-    if (stopped || options.signal?.aborted) return undefined;
-    try {
-      return { unit, result: await inCallerContext(unit.run) };
-    } catch (error) {
-      if (!options.keepGoing) stop();
-      return { unit, error: error as Error };
-    } finally {
-      if (options.signal?.aborted) stop();
-    }
-  };
-  const settle = (item: Finished | undefined) => {
-    unsettled--;
-    if (item) done.push(item);
-    wake?.();
-  };
-  try {
-    // A unit that was not started (undefined, or rejected by clearQueue) yields nothing.
-    for (const unit of units) limit(runUnit, unit).then(settle, () => settle(undefined));
-    while (unsettled > 0 || done.length > 0) {
-      if (done.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-      while (done.length > 0) yield done.shift()!;
-    }
-  } finally {
-    stop();
-  }
-}
-
-/**
- * The render's units, each started in the async context of the code that asked for the render
- * (its bound credentials), even when the generator is pulled from another context: an async
- * generator's body otherwise runs in the context of whoever calls next().
- */
-function renderedUnits(scene: Scene | SceneInput, options: RenderSceneOptions, collect: (item: Finished) => void) {
-  const inCallerContext = AsyncResource.bind((fn: () => Promise<ShotResult | SceneBeatResult>) => fn());
-  return collectedUnits(finishedUnits(scene, options, inCallerContext), collect);
-}
-
-async function* collectedUnits(units: AsyncGenerator<Finished, void, undefined>, collect: (item: Finished) => void) {
-  const failures: UnitFailure[] = [];
-  for await (const item of units) {
-    collect(item);
-    if (item.error) failures.push({ kind: item.unit.kind, id: item.unit.id, error: item.error });
-    else yield [item.unit.kind, item.result] as SceneUnitResult;
-  }
-  return { failures };
-}
-
-/** Yields `[kind, result]` as each unit finishes; see finishedUnits for order and failures. */
-export function iterRenderScene(scene: Scene | SceneInput, options: RenderSceneOptions = {}): AsyncGenerator<SceneUnitResult, void, undefined> {
-  const completed: Finished[] = [];
-  return yieldedResults(scene, renderedUnits(scene, options, (item) => completed.push(item)), completed, options);
-}
-
-async function* yieldedResults(
+export async function runScene(
   scene: Scene | SceneInput,
-  run: ReturnType<typeof renderedUnits>,
-  completed: Finished[],
   options: RenderSceneOptions,
-): AsyncGenerator<SceneUnitResult, void, undefined> {
-  for (;;) {
-    const step = await run.next();
-    if (step.done) {
-      throwIfFailed(scene, completed, step.value.failures, options);
-      return;
-    }
-    yield step.value;
+  onFinished: (unit: SceneUnitResult) => void | Promise<void> = () => {},
+): Promise<SceneRunOutcome> {
+  const run = new SceneRunRecord(scene);
+  for await (const unit of finishedUnits(scene, options)) {
+    const finished = run.record(unit);
+    if (finished) await onFinished(finished);
   }
+  return run.outcome();
+}
+
+/**
+ * Yields each unit as it finishes, as `{kind, id, index, result}`; see finishedUnits for order.
+ * When some unit failed, throws a SceneRenderError at the end, which carries the manifest of what
+ * completed. The units start in the async context of the caller of this function.
+ */
+export function iterRenderScene(scene: Scene | SceneInput, options: RenderSceneOptions = {}): AsyncGenerator<SceneUnitResult, void, undefined> {
+  return resultsOf(new SceneRunRecord(scene), finishedUnits(scene, options));
+}
+
+async function* resultsOf(run: SceneRunRecord, units: AsyncGenerator<FinishedUnit, void, undefined>): AsyncGenerator<SceneUnitResult, void, undefined> {
+  for await (const unit of units) {
+    const finished = run.record(unit);
+    if (finished) yield finished;
+  }
+  const { error } = run.outcome();
+  if (error) throw error;
 }
 
 /** Renders the whole scene and returns its manifest, shots and beats in scene order. */
 export async function renderScene(scene: Scene | SceneInput, options: RenderSceneOptions = {}): Promise<SceneManifest> {
-  const completed: Finished[] = [];
-  const run = renderedUnits(scene, options, (item) => completed.push(item));
-  for (;;) {
-    const step = await run.next();
-    if (step.done) {
-      throwIfFailed(scene, completed, step.value.failures, options);
-      return manifestOf(scene, completed);
+  const { manifest, error } = await runScene(scene, options);
+  if (error) throw error;
+  return manifest;
+}
+
+/** What a render has finished so far, and the outcome (with its one manifest) at the end. */
+class SceneRunRecord {
+  private readonly finished: SceneUnitResult[] = [];
+  private readonly failures: UnitFailure[] = [];
+
+  constructor(private readonly scene: Scene | SceneInput) {}
+
+  /** Records a finished unit; the unit's result when it succeeded. */
+  record(unit: FinishedUnit): SceneUnitResult | undefined {
+    if ('error' in unit) {
+      this.failures.push(unit);
+      return undefined;
     }
+    this.finished.push(unit);
+    return unit;
   }
-}
 
-function manifestOf(scene: Scene | SceneInput, completed: Finished[]): SceneManifest {
-  const ok = completed.filter((f) => !f.error).sort((a, b) => a.unit.index - b.unit.index);
-  const shots = ok.filter((f) => f.unit.kind === 'shot').map((f) => f.result as ShotResult);
-  const beats = ok.filter((f) => f.unit.kind === 'beat').map((f) => f.result as SceneBeatResult);
-  return buildManifest({ title: scene.title, style: scene.style ?? '' }, shots, beats);
-}
-
-function throwIfFailed(scene: Scene | SceneInput, completed: Finished[], failures: UnitFailure[], _options: RenderSceneOptions): void {
-  if (failures.length === 0) return;
-  const total = (scene.shots?.length ?? 0) + (scene.beats?.length ?? 0);
-  const manifest = {
-    ...manifestOf(scene, completed),
-    failures: failures.map((f) => ({ kind: f.kind, id: f.id, error: f.error.message, code: (f.error as { code?: string }).code ?? null })),
-  };
-  throw new SceneRenderError(manifest, failures, total - completed.length);
-}
-
-/** One unit of a scene that failed. */
-export interface UnitFailure {
-  kind: 'shot' | 'beat';
-  id: string;
-  error: Error;
+  outcome(): SceneRunOutcome {
+    const inSceneOrder = [...this.finished].sort((a, b) => a.index - b.index);
+    const manifest: SceneRunManifest = buildManifest(
+      { title: this.scene.title ?? '', style: this.scene.style ?? '' },
+      inSceneOrder.flatMap((unit) => (unit.kind === 'shot' ? [unit.result] : [])),
+      inSceneOrder.flatMap((unit) => (unit.kind === 'beat' ? [unit.result] : [])),
+    );
+    const total = (this.scene.shots?.length ?? 0) + (this.scene.beats?.length ?? 0);
+    const notStarted = total - this.finished.length - this.failures.length;
+    if (this.failures.length === 0) return { manifest, finished: this.finished, failures: [], notStarted };
+    manifest.failures = this.failures.map(({ kind, id, error }) => ({ unit: kind, id, error: error.message, code: errorCodeOf(error) }));
+    const outcome: SceneRunOutcome = { manifest, finished: this.finished, failures: this.failures, notStarted };
+    outcome.error = new SceneRenderError(outcome);
+    return outcome;
+  }
 }
 
 /**
@@ -227,19 +129,21 @@ export interface UnitFailure {
  */
 export class SceneRenderError extends AnnotError {
   readonly code = 'ANNOT_SCENE_RENDER_FAILED';
+  readonly manifest: SceneManifest & { failures: FailedUnitRecord[] };
+  readonly failures: UnitFailure[];
+  readonly notStarted: number;
 
-  constructor(
-    readonly manifest: SceneManifest & { failures: Array<{ kind: 'shot' | 'beat'; id: string; error: string; code: string | null }> },
-    readonly failures: UnitFailure[],
-    readonly notStarted: number,
-  ) {
-    const first = failures[0];
-    const others = failures.length > 1 ? ` (and ${failures.length - 1} more failed units)` : '';
-    const skipped = notStarted > 0 ? `; ${notStarted} units were not started` : '';
+  constructor(outcome: Pick<SceneRunOutcome, 'manifest' | 'failures' | 'notStarted'>) {
+    const [first] = outcome.failures;
+    const others = outcome.failures.length > 1 ? ` (and ${outcome.failures.length - 1} more failed units)` : '';
+    const skipped = outcome.notStarted > 0 ? `; ${outcome.notStarted} units were not started` : '';
     super(
       `render_scene: ${first.kind} ${first.id} failed: ${first.error.message}${others}${skipped}. ` +
         'Completed units are cached: fix the cause and run the render again to resume.',
       { cause: first.error },
     );
+    this.manifest = { ...outcome.manifest, failures: outcome.manifest.failures ?? [] };
+    this.failures = outcome.failures;
+    this.notStarted = outcome.notStarted;
   }
 }

@@ -49,13 +49,15 @@ function builtCodes(): string[] {
 
 /**
  * A value every constructor accepts: any property is again this value, calling it gives it,
- * iterating it gives nothing, and as text or number it is "1". So each error class can be built
+ * iterating it gives itself once, and as text or number it is "1". So each error class can be built
  * whatever its constructor reads from its arguments.
  */
 const anything: unknown = new Proxy(function () {}, {
   get: (_target, property) => {
     if (property === Symbol.toPrimitive) return () => '1';
-    if (property === Symbol.iterator) return function* () {};
+    if (property === Symbol.iterator) return function* () {
+      yield anything;
+    };
     if (property === 'then') return undefined;
     return anything;
   },

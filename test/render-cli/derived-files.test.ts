@@ -25,7 +25,7 @@ describe('derived files from a manifest: render animatic, render timeline, rende
   }, 130000);
 
   it('render scene --animatic and --timeline write them, and the manifest records durations and the layout', () => {
-    expect(existsSync(join(build, 'from-scene.mp4')) && existsSync(join(build, 'from-scene.vtt'))).toBe(true);
+    expect(existsSync(join(build, 'from-scene.mp4')) && existsSync(join(build, 'from-scene.mp4.vtt'))).toBe(true);
     for (const link of otioLinks(join(build, 'from-scene.otio'))) expect(existsSync(link.startsWith('file:') ? fileURLToPath(link) : resolve(build, link))).toBe(true);
     const m = JSON.parse(readFileSync(manifest, 'utf8'));
     expect(m.layout.beats.map((b: { beat_id: string }) => b.beat_id)).toEqual(['b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7']);
@@ -38,7 +38,7 @@ describe('derived files from a manifest: render animatic, render timeline, rende
     const first = await render(['animatic', '--manifest', manifest, '--out', out], emptyCacheEnv, 120000);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^animatic .*scene\.mp4: 13\.400 s in 5 parts, subtitles .*scene\.vtt\n$/);
+    expect(first.stdout).toMatch(/^animatic .*scene\.mp4: 13\.400 s in 5 parts, subtitles .*scene\.mp4\.vtt\n$/);
     const streams = execFileSync(ffprobeBinary(), ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', out], { encoding: 'utf8' });
     expect(streams.trim().split('\n')).toEqual(['video', 'audio', 'subtitle']);
     const mtime = statSync(out).mtimeMs;
@@ -69,6 +69,19 @@ describe('derived files from a manifest: render animatic, render timeline, rende
     const r = await render(['timeline', '--manifest', manifest, '--animatic', join(build, 'scene.mp4'), out], emptyCacheEnv, 120000);
     expect(r.code).toBe(0);
     expect([...readFileSync(out, 'utf8').matchAll(/RELATIVE_MEDIA_URL="([^"]+)"/g)].map((m) => m[1])).toEqual(['./scene.mp4']);
+  }, 300000);
+
+  it('render animatic never replaces the timeline render scene wrote: its subtitles are NAME.mp4.vtt', async () => {
+    const timeline = join(build, 'own.vtt');
+    expect((await render(['scene', LIGHTHOUSE, '--provider', 'local', '--manifest', manifest, '--timeline', timeline], t.env, 120000)).code).toBe(0);
+    const written = readFileSync(timeline, 'utf8');
+    // The scene's own timeline links each beat's media; the animatic's subtitles link the animatic.
+    expect(written).not.toContain('own.mp4');
+    const a = await render(['animatic', '--manifest', manifest, '--out', join(build, 'own.mp4')], emptyCacheEnv, 120000);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toContain(`subtitles ${join(build, 'own.mp4.vtt')}`);
+    expect(readFileSync(timeline, 'utf8')).toBe(written);
+    expect(readFileSync(join(build, 'own.mp4.vtt'), 'utf8')).toContain('media: own.mp4');
   }, 300000);
 
   it('render storyboard writes the page from the manifest', async () => {

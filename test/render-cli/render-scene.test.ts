@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ffmpegBinary } from '../../src/render/local/ffmpeg.js';
 import { startFakeFalServer, type FakeFalServer } from '../support/fake-fal-server.js';
+import { runCli } from '../support/run-cli.js';
 import { cliDir, jsonLines, LIGHTHOUSE, render, startCli } from './cli-env.js';
 
 describe('annot render scene', () => {
@@ -21,6 +22,12 @@ describe('annot render scene', () => {
     expect(lines.find((l) => l.id === 'b6')).toMatchObject({ skipped: 'no character', speaker: 'Harbourmaster' });
     expect(result.stderr).toContain('offline preview with the local provider');
     expect(result.stderr).toMatch(/The Last Keeper: 11 of 11 units .* 8 rendered, 0 cached, 3 skipped, 0 failed \(local\)/);
+    // Before rendering, the scene's findings in the words of `annot validate`: s4 names a character the scene lacks.
+    const validated = await runCli(['validate', LIGHTHOUSE], { env: t.env });
+    const findings = validated.stdout.split('\n').filter((line) => / (error|warning): /.test(line));
+    expect(findings.some((line) => line.includes('shots[3].characters[1]: no character named "Harbourmaster"'))).toBe(true);
+    for (const line of findings) expect(result.stderr.indexOf(line)).toBeGreaterThanOrEqual(0);
+    expect(result.stderr.indexOf(findings[0])).toBeLessThan(result.stderr.indexOf('The Last Keeper: 11 of 11'));
 
     const written = JSON.parse(readFileSync(manifest, 'utf8'));
     expect(written).toMatchObject({ title: 'The Last Keeper', shot_count: 4, beat_count: 7, cache_hits: 0 });
@@ -139,6 +146,48 @@ describe('annot render scene against fal', () => {
     expect(written.shots.map((s: { shot_id: string }) => s.shot_id)).toEqual(['a']);
     expect(written.failures).toEqual([expect.objectContaining({ unit: 'shot', id: 'b', code: 'ANNOT_FAL_BAD_REQUEST' })]);
     expect(fal.submissions().every((s) => s.authorization === 'Key test-key')).toBe(true);
+  });
+
+  it('with --strict, prints the findings and refuses the scene validate rejects: nothing rendered, nothing paid', async () => {
+    fal.reset();
+    const manifest = join(t.dir, 'strict.manifest.json');
+    for (const extra of [[], ['--quiet'], ['--json']]) {
+      const result = await render(['scene', LIGHTHOUSE, '--strict', '--manifest', manifest, ...extra], falEnv());
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('lighthouse.yaml:55:23: error: shots[3].characters[1]: no character named "Harbourmaster"');
+      expect(result.stderr).toContain('warning: beats[5].speaker: no character named "Harbourmaster"');
+      expect(result.stderr).toMatch(/--strict: the scene has 1 error and 1 warning \(listed above\), so nothing was rendered.* \[ANNOT_SCENE_FINDINGS\]/);
+      if (extra[0] === '--json') expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'ANNOT_SCENE_FINDINGS', exit_code: 1 } });
+      else expect(result.stdout).toBe('');
+    }
+    expect(fal.requests).toEqual([]);
+    expect(existsSync(manifest)).toBe(false);
+    // A scene with nothing to find renders under --strict as without it.
+    const cleanScene = join(t.dir, 'clean.yaml');
+    writeFileSync(cleanScene, 'title: Clean\nshots:\n  - id: only\n    description: nothing to find here\n');
+    const clean = await render(['scene', cleanScene, '--strict', '--manifest', join(t.dir, 'clean.json')], falEnv());
+    expect(clean.code).toBe(0);
+    expect(clean.stderr).not.toMatch(/error:|warning:/);
+  });
+
+  it('refuses two outputs on one path, or an output over the scene file, before calling anything', async () => {
+    fal.reset();
+    const three = scene();
+    const before = readFileSync(three, 'utf8');
+    const clashes: Array<[string[], string]> = [
+      [['--timeline', join(t.dir, 'x.html'), '--storyboard', join(t.dir, 'x.html')], 'as --timeline and as --storyboard'],
+      [['--animatic', join(t.dir, 'x.mp4'), '--timeline', join(t.dir, 'x.mp4.vtt')], 'as the subtitles beside --animatic and as --timeline'],
+      [['--manifest', three], 'as the scene file and as --manifest'],
+    ];
+    for (const [flags, says] of clashes) {
+      const result = await render(['scene', three, ...flags], falEnv());
+      expect([flags, result.code]).toEqual([flags, 1]);
+      expect(result.stderr).toContain(says);
+      expect(result.stderr).toContain('[ANNOT_OUTPUT_CLASH]');
+    }
+    expect(readFileSync(three, 'utf8')).toBe(before);
+    expect(existsSync(join(t.dir, 'x.html')) || existsSync(join(t.dir, 'x.mp4'))).toBe(false);
+    expect(fal.requests).toEqual([]);
   });
 
   it('renders every other unit with --keep-going', async () => {

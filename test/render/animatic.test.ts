@@ -62,11 +62,11 @@ describe('the animatic', () => {
     ]);
     expect(Math.abs(Number(probed.format.duration) - sum)).toBeLessThanOrEqual(1 / ANIMATIC_FPS);
     // The sidecar subtitles: the lines with voice spans, linking the animatic.
-    const vtt = readFileSync(join(dir, 'build', 'scene.vtt'), 'utf8');
+    const vtt = readFileSync(join(dir, 'build', 'scene.mp4.vtt'), 'utf8');
     expect(vtt).toContain('media: scene.mp4');
     expect(vtt).toContain('<v Maren>Forty years I have kept this light. It does not keep itself.</v>');
     // Written atomically: nothing but the two files in the folder.
-    expect(readdirSync(join(dir, 'build')).sort()).toEqual(['scene.mp4', 'scene.vtt']);
+    expect(readdirSync(join(dir, 'build')).sort()).toEqual(['scene.mp4', 'scene.mp4.vtt']);
   }, 120000);
 
   it('is rewritten only when the media change', async () => {
@@ -106,6 +106,6 @@ describe('the animatic', () => {
     const probed = probe(path);
     expect(probed.streams.map((s) => s.codec_type)).toEqual(['video', 'audio', 'subtitle']);
     expect(Math.abs(Number(probed.format.duration) - result.duration)).toBeLessThanOrEqual(1 / ANIMATIC_FPS);
-    expect(existsSync(join(dir, 'held.vtt'))).toBe(true);
+    expect(existsSync(join(dir, 'held.mp4.vtt'))).toBe(true);
   }, 120000);
 });

@@ -1,7 +1,8 @@
 import { withCredentials } from '../../src/render/credentials.js';
-import { FalBadRequest, FalRateLimited, FalServerError, FalTimeout, FalUnauthorized, RenderAbortedError } from '../../src/render/errors.js';
+import { RenderAbortedError } from '../../src/render/errors.js';
+import { FalBadRequest, FalRateLimited, FalServerError, FalTimeout, FalUnauthorized } from '../../src/render/providers/fal/errors.js';
 import type { RenderEvent } from '../../src/render/events.js';
-import { FalProvider } from '../../src/render/providers/fal.js';
+import { FalProvider } from '../../src/render/providers/fal/fal-provider.js';
 import { assetsOf } from '../../src/render/providers/provider.js';
 import { renderEnv, withEnvKey, type RenderEnv } from '../support/render-env.js';
 

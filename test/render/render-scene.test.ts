@@ -24,7 +24,7 @@ async function collect(it: AsyncIterable<SceneUnitResult>): Promise<SceneUnitRes
   for await (const item of it) out.push(item);
   return out;
 }
-const ids = (items: SceneUnitResult[]) => items.map(([kind, r]) => `${kind}:${kind === 'shot' ? (r as { shot_id: string }).shot_id : (r as { beat_id?: string }).beat_id ?? '(empty)'}`);
+const ids = (items: SceneUnitResult[]) => items.map(({ kind, id }) => `${kind}:${id}`);
 
 describe('renderScene', () => {
   it('renders every shot and beat and returns the manifest with its counts', async () => {
@@ -63,7 +63,10 @@ describe('renderScene', () => {
     env.fal.setLatency((model) => (model.includes('flux') ? 40 : 0));
     for (const concurrency of [1, 0, -3]) {
       const items = await withCredentials({ falKey: 'k' }, () => collect(iterRenderScene(diner, { ...env.opts, concurrency, force: true })));
-      expect(ids(items)).toEqual(['shot:s1', 'shot:s2', 'beat:b1', 'beat:b2', 'beat:b3', 'beat:b4', 'beat:(empty)', 'beat:b6']);
+      expect(ids(items)).toEqual(['shot:s1', 'shot:s2', 'beat:b1', 'beat:b2', 'beat:b3', 'beat:b4', 'beat:b5', 'beat:b6']);
+      expect(items.map(({ index }) => index)).toEqual([0, 1, 0, 1, 2, 3, 4, 5]);
+      // The empty beat's result is the description's, without an id: the unit carries it.
+      expect(items[6].result).not.toHaveProperty('beat_id');
     }
   });
 
@@ -88,7 +91,7 @@ describe('renderScene', () => {
     await scene();
     const submitted = env.fal.submissions().length;
     const items = await withCredentials({ falKey: 'k' }, () => collect(iterRenderScene(diner, { ...env.opts, concurrency: 4 })));
-    expect(items.filter(([, r]) => r.cache_hit)).toHaveLength(6);
+    expect(items.filter(({ result }) => result.cache_hit)).toHaveLength(6);
     expect(env.fal.submissions()).toHaveLength(submitted);
   });
 
@@ -101,7 +104,7 @@ describe('renderScene', () => {
     expect(error.manifest.beat_count).toBe(1);
     expect(error.notStarted).toBe(4);
     expect(error.message).toMatch(/^render_scene: beat b2 failed: fal rejected the request/);
-    expect(error.manifest.failures).toEqual([{ kind: 'beat', id: 'b2', error: expect.stringContaining('bad text'), code: 'ANNOT_FAL_BAD_REQUEST' }]);
+    expect(error.manifest.failures).toEqual([{ unit: 'beat', id: 'b2', error: expect.stringContaining('bad text'), code: 'ANNOT_FAL_BAD_REQUEST' }]);
   });
 
   it('under concurrency, starts nothing new after a failure, lets units in flight finish and caches them', async () => {

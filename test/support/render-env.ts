@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeRenderCaches } from '../../src/render/cache.js';
-import { FalProvider, type FalProviderOptions } from '../../src/render/providers/fal.js';
+import { FalProvider, type FalProviderOptions } from '../../src/render/providers/fal/fal-provider.js';
 import { startFakeFalServer, type FakeFalOptions, type FakeFalServer } from './fake-fal-server.js';
 
 /** A fake fal server, a fal provider pointed at it with test-speed timings, and a fresh cache dir. */

@@ -1,17 +1,9 @@
 import type * as Undici from 'undici';
-import { currentFalKey } from '../credentials.js';
-import {
-  FalBadRequest,
-  FalError,
-  FalRateLimited,
-  FalServerError,
-  FalTimeout,
-  FalUnauthorized,
-  RenderAbortedError,
-  describeDetail,
-} from '../errors.js';
-import { emitSafely, type RenderEvent } from '../events.js';
-import { assetsOf, type Asset, type Provider, type ProviderRunOptions, type RequestTicket } from './provider.js';
+import { currentFalKey } from '../../credentials.js';
+import { RenderAbortedError } from '../../errors.js';
+import { emitSafely, type RenderEvent } from '../../events.js';
+import { assetsOf, type Asset, type Provider, type ProviderRunOptions, type RequestTicket } from '../provider.js';
+import { describeDetail, FalBadRequest, FalError, FalRateLimited, FalServerError, FalTimeout, FalUnauthorized } from './errors.js';
 
 export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import type { Finding } from '../adapters/finding.js';
-import type { Scene } from '../render/scene.js';
+import { SceneFileError } from './errors.js';
+import { fieldName, parseSceneText, type Scene } from './scene.js';
 
 export interface SceneValidationSummary {
   /** No error findings. */
@@ -19,22 +20,12 @@ export interface SceneValidationSummary {
   readonly findings: Finding[];
 }
 
-/** Whether a file is a scene file rather than an annotation file: YAML, or JSON shaped like a scene. */
-export function isSceneFile(path: string): boolean {
-  if (/\.ya?ml$/i.test(path)) return true;
-  if (!/\.json$/i.test(path)) return false;
-  const head = readFileSync(path, 'utf8').slice(0, 65536);
-  return /^\s*\{/.test(head) && /"(?:beats|shots)"\s*:/.test(head) && /"characters"\s*:/.test(head);
-}
-
 /**
  * Validates a scene file with the checks rendering applies (schema, with file, line and field),
  * then checks that every reference resolves. `sourceName` is the name findings carry (the path
  * as typed, or `<stdin>`); `path` is where the text is read from.
  */
 export async function validateScene(path: string, sourceName = path): Promise<SceneValidationSummary> {
-  // Imported here so `annot validate` on an annotation file loads no render code.
-  const [{ SceneFileError }, { fieldName, parseSceneText }] = await Promise.all([import('../render/errors.js'), import('../render/scene.js')]);
   const text = readFileSync(path, 'utf8');
   const json = /\.json$/i.test(sourceName) || (sourceName === '<stdin>' && /^\s*\{/.test(text));
   let scene: Scene;
@@ -51,7 +42,7 @@ export async function validateScene(path: string, sourceName = path): Promise<Sc
     }));
     return { valid: false, title: null, characters: 0, environments: 0, shots: 0, beats: 0, findings };
   }
-  const findings = referenceFindings(scene, sourceName, sourceLocator(text), fieldName);
+  const findings = sceneFindings(scene, text, sourceName);
   return {
     valid: !findings.some((finding) => finding.severity === 'error'),
     title: scene.title,
@@ -65,7 +56,13 @@ export async function validateScene(path: string, sourceName = path): Promise<Sc
 
 type Locator = (path: Array<string | number>) => { line?: number; column?: number };
 
-function referenceFindings(scene: Scene, file: string, locate: Locator, fieldName: (path: Array<string | number>) => string): Finding[] {
+/**
+ * What `annot validate` reports about a scene that loaded: references to a shot, character or
+ * environment the scene lacks (errors), beats nobody can speak and duplicate ids (warnings), each
+ * with the line and column of its field in `text`, the scene file's text.
+ */
+export function sceneFindings(scene: Scene, text: string, file: string): Finding[] {
+  const locate = sourceLocator(text);
   const findings: Finding[] = [];
   const add = (severity: Finding['severity'], code: string, path: Array<string | number>, message: string) =>
     findings.push({ code, severity, file, location: locate(path), message: `${fieldName(path)}: ${message}` });

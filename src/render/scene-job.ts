@@ -1,0 +1,185 @@
+import { readFile } from 'node:fs/promises';
+import type { Finding } from '../adapters/finding.js';
+import { ACTION_ONLY_SKIP, isActionOnly } from './action-only.js';
+import { SceneFindingsError } from './errors.js';
+import type { RenderEvent } from './events.js';
+import { manifestPathFor, type SceneManifest } from './manifest.js';
+import { checkManifestScene, manifestSceneOf, placeAssets, touchIfOlder, writeManifest } from './output-files.js';
+import { animaticSubtitlesPath, checkDistinctOutputs } from './output-paths.js';
+import { chooseProvider } from './provider-choice.js';
+import type { Provider } from './providers/provider.js';
+import { runScene, type SceneRunOutcome, type SceneUnitResult } from './render-scene.js';
+import { sceneLayout } from './scene-layout.js';
+import { sceneFindings } from './scene-validation.js';
+import { parseSceneText, type Scene } from './scene.js';
+
+/** What `annot render scene` was asked to do, flags already read. */
+export interface SceneJobRequest {
+  sceneFile: string;
+  /** auto, fal or local (see chooseProvider). */
+  provider: string;
+  ttsQuality?: string;
+  lipsyncQuality?: string;
+  shotQuality?: string;
+  shotsAsVideo?: boolean;
+  force?: boolean;
+  concurrency?: number;
+  keepGoing?: boolean;
+  /** Default: manifestPathFor(scene, out). */
+  manifest?: string;
+  /** Place the final assets in DIR/<title>/. */
+  out?: string;
+  timeline?: string;
+  storyboard?: string;
+  animatic?: string;
+  /** Seconds a shot without beats is shown (animatic, timelines). */
+  hold: number;
+  /** Refuse a scene with findings (errors or warnings), as `annot validate --strict` fails it. */
+  strict?: boolean;
+}
+
+export interface SceneJobHooks {
+  /** Something the user should know: which provider, content a timeline format drops. */
+  notice?: (text: string) => void;
+  /** Each finding of the scene (what `annot validate` reports), before anything is rendered. */
+  finding?: (finding: Finding) => void;
+}
+
+export interface SceneJobControls {
+  signal: AbortSignal;
+  onEvent?: (event: RenderEvent) => void;
+  /** Each unit as it finishes (an action-only beat already marked skipped). */
+  onUnit?: (unit: SceneUnitResult) => void | Promise<void>;
+}
+
+/** The derived files written after a render with no failure; absent when not asked for. */
+export interface SceneOutputs {
+  assets?: { dir: string; count: number };
+  animatic?: { path: string; duration: number; written: boolean };
+  timeline?: { path: string; written: boolean };
+  storyboard?: { path: string; written: boolean };
+}
+
+export interface SceneJobReport {
+  outcome: SceneRunOutcome;
+  /** Ctrl-C: the manifest and the derived files were not written. */
+  interrupted: boolean;
+  manifestPath: string;
+  manifestWritten: boolean;
+  outputs: SceneOutputs;
+}
+
+/**
+ * One `annot render scene`: everything that can be refused is checked first (the scene file, its
+ * findings under --strict, the manifest of another scene, a timeline format, two outputs on one
+ * path, a provider without its key), so nothing is rendered or paid for a render that cannot
+ * finish; then the units are rendered, the manifest written once, and the derived files after it.
+ */
+export class SceneJob {
+  private constructor(
+    readonly request: SceneJobRequest,
+    readonly scene: Scene,
+    readonly findings: readonly Finding[],
+    readonly manifestPath: string,
+    readonly provider: Provider,
+  ) {}
+
+  static async prepare(request: SceneJobRequest, hooks: SceneJobHooks = {}): Promise<SceneJob> {
+    const text = await readFile(request.sceneFile, 'utf8');
+    const scene = parseSceneText(text, request.sceneFile);
+    const findings = sceneFindings(scene, text, request.sceneFile);
+    for (const finding of findings) hooks.finding?.(finding);
+    if (request.strict && findings.length > 0) {
+      const errors = findings.filter((finding) => finding.severity === 'error').length;
+      throw new SceneFindingsError(request.sceneFile, errors, findings.length - errors);
+    }
+    const manifestPath = request.manifest ?? manifestPathFor(scene, request.out);
+    checkDistinctOutputs(request.sceneFile, [
+      { flag: '--manifest', path: manifestPath },
+      { flag: '--animatic', path: request.animatic },
+      { flag: 'the subtitles beside --animatic', path: request.animatic === undefined ? undefined : animaticSubtitlesPath(request.animatic) },
+      { flag: '--timeline', path: request.timeline },
+      { flag: '--storyboard', path: request.storyboard },
+    ]);
+    checkManifestScene(manifestPath, request.sceneFile);
+    if (request.timeline) await checkTimelineFormat(request.timeline);
+    const provider = chooseProvider(request.provider, { notice: hooks.notice });
+    return new SceneJob(request, scene, findings, manifestPath, provider);
+  }
+
+  get unitCount(): number {
+    return this.scene.shots.length + this.scene.beats.length;
+  }
+
+  async run(controls: SceneJobControls, hooks: SceneJobHooks = {}): Promise<SceneJobReport> {
+    const { request, scene } = this;
+    const actionOnly = new Set(scene.beats.filter(isActionOnly).map((beat) => beat.id));
+    const outcome = await runScene(
+      scene,
+      {
+        provider: this.provider,
+        ttsQuality: request.ttsQuality,
+        lipsyncQuality: request.lipsyncQuality,
+        shotQuality: request.shotQuality,
+        shotsAsVideo: request.shotsAsVideo,
+        force: request.force,
+        concurrency: request.concurrency,
+        keepGoing: request.keepGoing,
+        durableAssets: true,
+        signal: controls.signal,
+        onEvent: controls.onEvent,
+      },
+      async (unit) => {
+        // The description's result for a beat with an action and no line is an empty one; the CLI says why.
+        if (unit.kind === 'beat' && !('skipped' in unit.result) && actionOnly.has(unit.id)) Object.assign(unit.result, { skipped: ACTION_ONLY_SKIP });
+        await controls.onUnit?.(unit);
+      },
+    );
+    const report: SceneJobReport = { outcome, interrupted: controls.signal.aborted, manifestPath: this.manifestPath, manifestWritten: false, outputs: {} };
+    if (report.interrupted) return report;
+    // The layout (prompts, lines, beats' shots) lets the derived files be built from the manifest alone.
+    const manifest = { ...outcome.manifest, layout: sceneLayout(scene) };
+    report.manifestWritten = await writeManifest(this.manifestPath, manifest, manifestSceneOf(this.manifestPath, request.sceneFile));
+    if (outcome.failures.length > 0) return report;
+    // Unchanged but older than the scene (which was touched): newer now, so make is satisfied.
+    if (!report.manifestWritten) touchIfOlder(this.manifestPath, [request.sceneFile]);
+    report.outputs = await this.writeOutputs(manifest, controls.signal, hooks);
+    return report;
+  }
+
+  /** The derived files asked for, each left alone (made newer than its inputs) when unchanged. */
+  private async writeOutputs(manifest: SceneManifest, signal: AbortSignal, hooks: SceneJobHooks): Promise<SceneOutputs> {
+    const { request, scene } = this;
+    const inputs = [this.manifestPath, request.sceneFile];
+    const outputs: SceneOutputs = {};
+    if (request.out) {
+      outputs.assets = { dir: request.out, count: placeAssets(manifest, request.out).length };
+    }
+    if (request.animatic) {
+      const { writeAnimatic } = await import('./animatic.js');
+      const a = await writeAnimatic(manifest, request.animatic, { hold: request.hold, signal });
+      if (!a.written) touchIfOlder(request.animatic, inputs);
+      outputs.animatic = { path: request.animatic, duration: a.duration, written: a.written };
+    }
+    if (request.timeline) {
+      const { writeTimeline } = await import('./timeline.js');
+      const t = await writeTimeline(scene, manifest, request.timeline, (message) => hooks.notice?.(message), { hold: request.hold, animatic: request.animatic });
+      if (!t.written) touchIfOlder(request.timeline, inputs);
+      outputs.timeline = { path: request.timeline, written: t.written };
+    }
+    if (request.storyboard) {
+      const { writeStoryboard } = await import('./storyboard.js');
+      const written = await writeStoryboard(scene, manifest, request.storyboard);
+      if (!written) touchIfOlder(request.storyboard, inputs);
+      outputs.storyboard = { path: request.storyboard, written };
+    }
+    return outputs;
+  }
+}
+
+/** A timeline name no format claims is a mistake to report before anything is rendered. */
+async function checkTimelineFormat(path: string): Promise<void> {
+  const [{ inferFormat }, { registerBuiltinFormats }] = await Promise.all([import('../adapters/registry.js'), import('../adapters/builtin.js')]);
+  registerBuiltinFormats();
+  inferFormat({ path });
+}
