@@ -1,6 +1,7 @@
 import { AnnotError } from '../errors/annot-error.js';
 import { exitStatusFor, type ErrorCode } from '../errors/error-table.js';
 import { isSystemError, systemFailure } from '../errors/system-error.js';
+import { redactSecrets } from '../text/secret-redaction.js';
 
 /** The CLI's exit codes: the contract scripts and Makefiles rely on. */
 export const EXIT_OK = 0;
@@ -17,9 +18,18 @@ export interface CliFailure {
  * The one place that turns an error into what the user sees and the exit code. Our own typed
  * errors carry a message written for a person and exit 1; oclif's parse errors (bad flags,
  * missing args) are usage errors and exit 2; anything else is a bug, reported in one line with
- * its class so it is never a bare stack trace (ANNOT_DEBUG=1 shows the stack).
+ * its class so it is never a bare stack trace (ANNOT_DEBUG=1 shows the stack). No credential
+ * from the environment (the fal key, the server's token) is ever part of the message.
  */
 export function describeFailure(error: unknown): CliFailure {
+  const failure = failureOf(error);
+  return { ...failure, message: redactSecrets(failure.message, SECRET_ENVIRONMENT.map((name) => process.env[name])) };
+}
+
+/** The secrets a command may hold from its environment: no error line it prints carries them. */
+const SECRET_ENVIRONMENT = ['FAL_KEY', 'ANNOT_TOKEN'];
+
+function failureOf(error: unknown): CliFailure {
   if (error instanceof AnnotError) {
     return { message: error.message, exitCode: exitStatusFor(error.code), code: error.code };
   }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { redactSecrets } from '../text/secret-redaction.js';
 
 export interface Credentials {
   /** A fal.ai API key (sent as `Authorization: Key <falKey>`). */
@@ -28,4 +29,13 @@ export function currentFalKey(): string | undefined {
 /** Whether a key is bound by withCredentials (the CLI's `auto` provider asks this). */
 export function hasBoundCredentials(): boolean {
   return Boolean(scope.getStore()?.falKey);
+}
+
+/**
+ * A text with every credential taken out (see redactSecrets): the key bound now, the operator's
+ * FAL_KEY, and anything that looks like an Authorization value. The guard where render messages
+ * leave annot: events, the manifest and its failures.
+ */
+export function withoutCredentials(text: string): string {
+  return redactSecrets(text, [scope.getStore()?.falKey, process.env.FAL_KEY]);
 }

@@ -1,3 +1,5 @@
+import { withoutCredentials } from './credentials.js';
+
 /**
  * Progress of a render, for the CLI's progress display. Provider events (`queued`, `progress`,
  * `log`, `done`, `error`) describe one model call; `cache_hit` is a unit or a model call served
@@ -21,11 +23,14 @@ export interface RenderEvent {
 
 export type RenderEventListener = (event: RenderEvent) => void;
 
-/** Calls the listener and keeps going if it throws: a broken display must not fail a paid render. */
+/**
+ * Calls the listener and keeps going if it throws: a broken display must not fail a paid render.
+ * A message leaves without any credential in it, whatever a provider put there.
+ */
 export function emitSafely(listener: RenderEventListener | undefined, event: RenderEvent): void {
   if (!listener) return;
   try {
-    listener(event);
+    listener(event.message === undefined ? event : { ...event, message: withoutCredentials(event.message) });
   } catch {
     // deliberately ignored, see above
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { writeAtomically } from '../io/atomic-file.js';
+import { withoutCredentials } from './credentials.js';
 import { ManifestOfOtherSceneError } from './errors.js';
 import type { SceneManifest } from './manifest.js';
 
@@ -95,16 +96,17 @@ export function checkManifestScene(manifestPath: string, sceneFile: string): voi
  * records the scene file it describes (path and hash).
  */
 export async function writeManifest(path: string, manifest: SceneManifest, scene?: ManifestScene): Promise<boolean> {
-  const content: SceneManifest & Partial<ManifestScene> = scene ? { ...manifest, ...scene } : manifest;
+  // The last guard before the file: no credential leaves in it, whatever a provider answered.
+  const text = withoutCredentials(manifestText(scene ? { ...manifest, ...scene } : manifest));
   if (existsSync(path)) {
     try {
       const current = JSON.parse(readFileSync(path, 'utf8'));
-      if (JSON.stringify(substance(current)) === JSON.stringify(substance(content))) return false;
+      if (JSON.stringify(substance(current)) === JSON.stringify(substance(JSON.parse(text)))) return false;
     } catch {
       // unreadable: replace it
     }
   }
-  return writeIfChanged(path, manifestText(content));
+  return writeIfChanged(path, text);
 }
 
 /**

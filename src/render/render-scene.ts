@@ -1,6 +1,7 @@
 import { AnnotError } from '../errors/annot-error.js';
 import { errorCodeOf } from '../errors/error-code-of.js';
 import type { ErrorCode } from '../errors/error-table.js';
+import { withoutCredentials } from './credentials.js';
 import { buildManifest, type SceneBeatResult, type SceneManifest } from './manifest.js';
 import type { ShotResult } from './render-shot.js';
 import type { Scene, SceneInput } from './scene.js';
@@ -115,7 +116,7 @@ class SceneRunRecord {
     const total = (this.scene.shots?.length ?? 0) + (this.scene.beats?.length ?? 0);
     const notStarted = total - this.finished.length - this.failures.length;
     if (this.failures.length === 0) return { manifest, finished: this.finished, failures: [], notStarted };
-    manifest.failures = this.failures.map(({ kind, id, error }) => ({ unit: kind, id, error: error.message, code: errorCodeOf(error) }));
+    manifest.failures = this.failures.map(({ kind, id, error }) => ({ unit: kind, id, error: withoutCredentials(error.message), code: errorCodeOf(error) }));
     const outcome: SceneRunOutcome = { manifest, finished: this.finished, failures: this.failures, notStarted };
     outcome.error = new SceneRenderError(outcome);
     return outcome;

@@ -3,7 +3,9 @@ import { currentFalKey } from '../../credentials.js';
 import { RenderAbortedError } from '../../errors.js';
 import { emitSafely, type RenderEvent } from '../../events.js';
 import { assetsOf, type Asset, type Provider, type ProviderRunOptions, type RequestTicket } from '../provider.js';
+import { answerText } from './answers.js';
 import { describeDetail, FalBadRequest, FalError, FalRateLimited, FalServerError, FalTimeout, FalUnauthorized } from './errors.js';
+import { QueueOrigin, TICKET_URLS } from './queue-origin.js';
 
 export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
 
@@ -45,7 +47,10 @@ interface HttpReply {
 
 interface CallState {
   modelId: string;
+  /** Absent for asset downloads: the key goes to the queue's origin only. */
   key: string | undefined;
+  /** Where the key may go (fixed at the call's start). */
+  queue: QueueOrigin;
   signal: AbortSignal;
   onEvent?: (event: RenderEvent) => void;
   started: number;
@@ -79,7 +84,9 @@ function gone(ticket: RequestTicket): RequestEnded {
  * dependency of annot (not installed), and the project adds none without a benefit measured
  * over the network, which nobody has measured for it. What this file must keep, and what the
  * client would have to be checked and configured for one by one: the key resolved per call from
- * the calling context (withCredentials) and sent to the queue host only, never to asset URLs;
+ * the calling context (withCredentials) and sent to the queue's origin only (queue-origin.ts),
+ * never to asset URLs nor to a URL a reply names elsewhere; fal's answers redacted as they
+ * arrive (answers.ts);
  * a ticket recorded right after submission so an interrupted render resumes instead of paying
  * twice, and dropped when fal reports the request failed or gone; retries of 429 (Retry-After),
  * 502/503/504 and connection resets; Ctrl-C cancelling only requests still queued; typed errors
@@ -90,8 +97,9 @@ function gone(ticket: RequestTicket): RequestEnded {
 /**
  * fal.ai through its queue API: submit (POST {base}/{model}), poll the status URL with logs,
  * fetch the result from the response URL, cancel through the cancel URL. The key comes from the
- * calling context (withCredentials) or FAL_KEY, read at each call, and is sent only to the queue
- * host, never to asset URLs.
+ * calling context (withCredentials) or FAL_KEY, read at each call, and is sent only to the queue's
+ * origin: a status, response or cancel URL on another origin is refused (FalForeignUrlError), and
+ * asset URLs get no key. Every answer passes through answerText, which takes the key out.
  */
 export class FalProvider implements Provider {
   readonly name = 'fal';
@@ -126,12 +134,14 @@ export class FalProvider implements Provider {
       timedOut = true;
       controller.abort();
     }, this.options.timeoutMs);
-    const state: CallState = { modelId, key, signal: controller.signal, onEvent: options.onEvent, started: Date.now() };
+    const state: CallState = { modelId, key, queue: new QueueOrigin(this.baseUrl), signal: controller.signal, onEvent: options.onEvent, started: Date.now() };
     let ticket: RequestTicket | undefined;
     try {
       if (options.resume) {
         ticket = options.resume;
         try {
+          // A ticket recorded before annot checked origins may name another: it is dropped, never called.
+          state.queue.checkTicket(ticket, modelId);
           return this.finished(state, ticket, await this.waitForResult(state, ticket));
         } catch (error) {
           // A recorded request is resumed only while fal reports it queued, in progress or
@@ -196,10 +206,10 @@ export class FalProvider implements Provider {
     try {
       const { statusCode, body } = await request(ticket.status_url, {
         method: 'GET',
-        headers: { authorization: `Key ${state.key}`, accept: 'application/json' },
+        headers: { ...state.queue.authorization(ticket.status_url, state.key!, state.modelId, 'status_url'), accept: 'application/json' },
         signal: AbortSignal.timeout(5000),
       });
-      const text = await body.text();
+      const text = answerText(await body.text(), state.key);
       if (statusCode === 404) return 'GONE';
       const status = statusCode === 200 ? parseJson(text)?.status : undefined;
       return typeof status === 'string' ? status : undefined;
@@ -210,7 +220,8 @@ export class FalProvider implements Provider {
 
   async fetchAsset(url: string, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
     const signal = options.signal ?? new AbortController().signal;
-    const reply = await this.exchange('asset', { modelId: url, key: undefined, signal, started: Date.now() }, 'GET', url, undefined, { raw: true });
+    const state: CallState = { modelId: url, key: undefined, queue: new QueueOrigin(this.baseUrl), signal, started: Date.now() };
+    const reply = await this.exchange('asset', state, 'GET', url, undefined, { raw: true });
     if (reply.status < 200 || reply.status >= 300) {
       throw new FalServerError(url, reply.status, 'could not download the asset');
     }
@@ -225,20 +236,32 @@ export class FalProvider implements Provider {
     if (!body || typeof body.request_id !== 'string') {
       throw new FalServerError(state.modelId, reply.status, 'the submission was answered with a malformed response (no request_id)');
     }
-    const base = `${this.baseUrl}/${state.modelId}/requests/${body.request_id}`;
-    const ticket: RequestTicket = {
-      model_id: state.modelId,
-      request_id: body.request_id,
-      status_url: typeof body.status_url === 'string' ? body.status_url : `${base}/status`,
-      response_url: typeof body.response_url === 'string' ? body.response_url : base,
-      cancel_url: typeof body.cancel_url === 'string' ? body.cancel_url : `${base}/cancel`,
-    };
+    const ticket = this.ticketOf(state, body.request_id, body);
+    try {
+      state.queue.checkTicket(ticket, state.modelId);
+    } catch (error) {
+      // The request is queued and would be paid for: cancelled where fal's own client would, on the queue's origin.
+      await this.cancel(state, this.ticketOf(state, body.request_id, {}));
+      throw error;
+    }
     emitSafely(state.onEvent, {
       type: 'queued',
       model_id: state.modelId,
       request_id: ticket.request_id,
       queue_position: typeof body.queue_position === 'number' ? body.queue_position : undefined,
     });
+    return ticket;
+  }
+
+  /**
+   * Where a submitted request is found: the URLs the reply names, else those fal's own client
+   * builds from the request id on the queue's base URL.
+   */
+  private ticketOf(state: CallState, requestId: string, reply: Record<string, unknown>): RequestTicket {
+    const base = `${this.baseUrl}/${state.modelId}/requests/${requestId}`;
+    const built = { status_url: `${base}/status`, response_url: base, cancel_url: `${base}/cancel` };
+    const ticket: RequestTicket = { model_id: state.modelId, request_id: requestId };
+    for (const field of TICKET_URLS) ticket[field] = typeof reply[field] === 'string' ? (reply[field] as string) : built[field];
     return ticket;
   }
 
@@ -291,7 +314,8 @@ export class FalProvider implements Provider {
   private async followStream(state: CallState, ticket: RequestTicket, seen: { logs: number }): Promise<boolean> {
     const url = withQuery(`${ticket.status_url.replace(/\?.*$/, '')}/stream`, 'logs', '1');
     try {
-      const res = await request(url, { method: 'GET', headers: { authorization: `Key ${state.key}`, accept: 'text/event-stream' }, signal: state.signal });
+      const headers = { ...state.queue.authorization(url, state.key!, state.modelId, 'status_url'), accept: 'text/event-stream' };
+      const res = await request(url, { method: 'GET', headers, signal: state.signal });
       if (res.statusCode !== 200) {
         await res.body.dump();
         return false;
@@ -304,7 +328,7 @@ export class FalProvider implements Provider {
           const event = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
-          const body = data ? parseJson(data) : undefined;
+          const body = data ? parseJson(answerText(data, state.key)) : undefined;
           if (body && this.onStatus(state, ticket, body, seen)) {
             res.body.destroy();
             return true;
@@ -325,7 +349,7 @@ export class FalProvider implements Provider {
     try {
       const { statusCode, body } = await request(ticket.cancel_url, {
         method: 'PUT',
-        headers: { authorization: `Key ${state.key}`, accept: 'application/json' },
+        headers: { ...state.queue.authorization(ticket.cancel_url, state.key!, state.modelId, 'cancel_url'), accept: 'application/json' },
         signal: AbortSignal.timeout(5000),
       });
       await body.dump();
@@ -348,19 +372,19 @@ export class FalProvider implements Provider {
     body: string | undefined,
     how: { retryMalformed?: boolean; raw?: boolean } = {},
   ): Promise<HttpReply & { json?: Record<string, unknown>; bytes?: Uint8Array }> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (state.key) Object.assign(headers, state.queue.authorization(url, state.key, state.modelId, `${phase} URL`));
+    if (body !== undefined) headers['content-type'] = 'application/json';
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < this.options.maxRetries;
       let reply: HttpReply & { json?: Record<string, unknown>; bytes?: Uint8Array };
       try {
-        const headers: Record<string, string> = { accept: 'application/json' };
-        if (state.key) headers.authorization = `Key ${state.key}`;
-        if (body !== undefined) headers['content-type'] = 'application/json';
         const res = await request(url, { method, headers, body, signal: state.signal });
         if (how.raw && res.statusCode >= 200 && res.statusCode < 300) {
           const bytes = new Uint8Array(await res.body.arrayBuffer());
           return { status: res.statusCode, headers: res.headers, text: '', bytes };
         }
-        reply = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+        reply = { status: res.statusCode, headers: res.headers, text: answerText(await res.body.text(), state.key) };
       } catch (error) {
         if (state.signal.aborted) throw error;
         const code = (error as { code?: string }).code;
