@@ -106,7 +106,7 @@ export const ERROR_TABLE = Object.freeze({
   ANNOT_UNKNOWN_PROCESSOR: row(404, 'a processor name nobody registered'),
   ANNOT_PROCESSOR_PARAMS: row(400, 'processor parameters that do not match the processor\'s params schema'),
   ANNOT_PROCESSOR_FAILED: row(500, 'a processor that was given valid parameters but could not do its work'),
-  ANNOT_QUEUE_UNAVAILABLE: row(503, 'Redis could not be reached, so the processor queue cannot be used'),
+  ANNOT_QUEUE_UNAVAILABLE: row(503, 'the Redis server of the processor queue could not be reached'),
   ANNOT_JOB_NOT_FOUND: row(404, 'a job id the queue does not know'),
   // render: scenes, manifests, the catalog
   ANNOT_SCENE_INVALID: row(400, 'a scene file that cannot be loaded: a YAML or JSON syntax error, or a value the scene schema rejects'),
