@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeFailure } from '../../src/cli/errors.js';
@@ -13,6 +13,9 @@ const REGISTRY_FILE = 'src/errors/error-table.ts';
 /** Names annot reads from the environment: ANNOT_ words that are not error codes. */
 const ENVIRONMENT = ['ANNOT_TOKEN', 'ANNOT_REDIS_URL', 'ANNOT_DEBUG', 'ANNOT_CACHE_DIR', 'ANNOT_LOCAL_SPEECH'];
 
+/** Where annot's code lives: the library and surfaces, the commands, and the page's client wherever it is kept. */
+const SOURCE_DIRS = ['src', 'commands', 'web'].filter((dir) => existsSync(join(ROOT, dir)));
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
@@ -26,10 +29,10 @@ interface Mention {
   where: string;
 }
 
-/** Every ANNOT_ word written as a whole string literal ('…', "…" or `…`) in src/ and commands/, outside the registry. */
+/** Every ANNOT_ word written as a whole string literal ('…', "…" or `…`) in the source, outside the registry. */
 function literalCodes(): Mention[] {
   const mentions: Mention[] = [];
-  for (const file of [...sourceFiles('src'), ...sourceFiles('commands')]) {
+  for (const file of SOURCE_DIRS.flatMap(sourceFiles)) {
     if (file === REGISTRY_FILE) continue;
     readFileSync(join(ROOT, file), 'utf8').split('\n').forEach((line, index) => {
       for (const match of line.matchAll(/(['"`])(ANNOT_[A-Z0-9_]+)\1/g)) mentions.push({ code: match[2], where: `${file}:${index + 1}` });
@@ -40,7 +43,7 @@ function literalCodes(): Mention[] {
 
 /** Codes put together at run time (`ANNOT_X_${…}`), which no reader can check against the registry. */
 function builtCodes(): string[] {
-  return [...sourceFiles('src'), ...sourceFiles('commands')].flatMap((file) =>
+  return SOURCE_DIRS.flatMap(sourceFiles).flatMap((file) =>
     readFileSync(join(ROOT, file), 'utf8')
       .split('\n')
       .flatMap((line, index) => (/`ANNOT_[A-Z0-9_]*\$\{/.test(line) ? [`${file}:${index + 1}`] : [])),
@@ -113,7 +116,7 @@ describe('the error registry', () => {
   });
 
   it('knows the environment variables it sets apart from codes, each one read somewhere', () => {
-    const text = [...sourceFiles('src'), ...sourceFiles('commands')].map((file) => readFileSync(join(ROOT, file), 'utf8')).join('\n');
+    const text = SOURCE_DIRS.flatMap(sourceFiles).map((file) => readFileSync(join(ROOT, file), 'utf8')).join('\n');
     for (const name of ENVIRONMENT) expect([name, new RegExp(`process\\.env\\.${name}\\b|env: '${name}'`).test(text)]).toEqual([name, true]);
   });
 
