@@ -62,3 +62,11 @@ export function nestedTierLabel(outerTier: string, nested: 'stack' | 'track', it
 export function isNestedSchema(kind: string | null): kind is 'Stack' | 'Track' | 'Sequence' {
   return kind === 'Stack' || kind === 'Track' || kind === 'Sequence';
 }
+
+/** A tier name not taken yet: `base`, else `base 2`, `base 3`...; an empty base is `untitled`. */
+export function uniqueName(taken: ReadonlySet<string>, base: string): string {
+  const stem = base === '' ? 'untitled' : base;
+  let name = stem;
+  for (let n = 2; taken.has(name); n++) name = `${stem} ${n}`;
+  return name;
+}

@@ -7,7 +7,7 @@ import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import type { OtioValue } from './otio-json.js';
 import { isObject } from './otio-json.js';
-import { DEFAULT_ASSET_ID } from './otio-model.js';
+import { DEFAULT_ASSET_ID, uniqueName } from './otio-model.js';
 import { readOtioTime } from './otio-time.js';
 import type { PendingAnnotation } from './pending-annotations.js';
 
@@ -79,9 +79,7 @@ export function durationOf(state: ReadState, range: OtioValue | undefined, path:
 
 /** `base`, or `base 2`, `base 3`... when taken; an empty name is `untitled`. */
 export function uniqueTier(state: ReadState, base: string): string {
-  const stem = base === '' ? 'untitled' : base;
-  let name = stem;
-  for (let n = 2; state.tierNames.has(name); n++) name = `${stem} ${n}`;
+  const name = uniqueName(state.tierNames, base);
   state.tierNames.add(name);
   return name;
 }

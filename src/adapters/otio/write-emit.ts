@@ -1,6 +1,6 @@
 import type { RationalTime } from '../../time/rational-time.js';
 import { isObject, type OtioObject, type OtioValue } from './otio-json.js';
-import { ANNOT_TRACK_KEY, nestedTierLabel, type AnnotTrackInfo } from './otio-model.js';
+import { ANNOT_TRACK_KEY, nestedTierLabel, uniqueName, type AnnotTrackInfo } from './otio-model.js';
 import { subtractTimes, writeOtioRange } from './otio-time.js';
 import type { Plan, TrackPlan } from './write-allocate.js';
 import { nestedKindOf, type DropCount, type Timed } from './write-collect.js';
@@ -15,6 +15,8 @@ interface Emit {
   /** Extra tracks for overlapping annotations of nested tiers, written at the top (`lane_of_tier`). */
   readonly nestedLanes: OtioObject[];
   readonly dropped: DropCount;
+  /** The tier names the load will give, in the order it gives them (see claimName). */
+  readonly names: Set<string>;
 }
 
 /**
@@ -24,7 +26,7 @@ interface Emit {
  * own time zero; markers go back onto what owned them.
  */
 export function emitTimeline(plan: Plan): OtioObject {
-  const emit: Emit = { plan, placed: [], nestedLanes: [], dropped: plan.collected.dropped };
+  const emit: Emit = { plan, placed: [], nestedLanes: [], dropped: plan.collected.dropped, names: new Set() };
   const tracks = emitTopTracks(emit);
   tracks.push(...emit.nestedLanes);
   const markers = plan.collected.timelineMarkers.map((marker) => writeMarker(marker, ZERO));
@@ -53,27 +55,30 @@ export function emitTimeline(plan: Plan): OtioObject {
 function emitTopTracks(emit: Emit): OtioValue[] {
   const tracks: OtioValue[] = [];
   for (const plan of emit.plan.top) {
-    const lone = loneItem(emit, plan, ZERO, (name) => name || 'untitled');
+    const lone = loneItem(emit, plan, ZERO, (name) => name);
     if (lone !== null) {
       tracks.push(lone);
       continue;
     }
     const main = tracks.length;
-    const name = trackName(plan.content.tier, plan.content.name);
-    tracks.push(emitTrack(emit, plan, ZERO, name === '' ? 'untitled' : name));
+    tracks.push(emitTrack(emit, plan, ZERO, trackName(plan.content.tier, plan.content.name)));
     for (const lane of plan.lanes.slice(1)) tracks.push(emitLane(emit, plan, lane, { lane_of: main }));
   }
   return tracks;
 }
 
-/** A tier's own track: lane 0, its transitions and markers, laid out from where its trim puts its time zero. */
-function emitTrack(emit: Emit, plan: TrackPlan, zero: RationalTime, derived: string): OtioObject {
+/**
+ * A tier's own track: lane 0, its transitions and markers, laid out from where its trim puts its
+ * time zero. `base` is the name the load derives the tier's from; when that does not give the
+ * tier's, the track says its tier.
+ */
+function emitTrack(emit: Emit, plan: TrackPlan, zero: RationalTime, base: string): OtioObject {
   const { tier, name, transitions, trackMarkers } = plan.content;
+  const nestedIn = tier?.metadata.nested_in;
+  const info = plan.orphan && typeof nestedIn === 'string' ? { tier: claimName(emit, name, name), nested_in: nestedIn } : tierInfo(emit, base, name);
   const trim = trackTrim(tier, plan.lanes[0], transitions, zero, plan.orphan);
   const children = layOut(emit, plan.lanes[0], transitions, trim.origin);
   const markers = trackMarkers.map((marker) => writeMarker(marker, trim.origin));
-  const nestedIn = tier?.metadata.nested_in;
-  const info = derived !== name || plan.orphan ? { tier: name, ...(plan.orphan && typeof nestedIn === 'string' ? { nested_in: nestedIn } : {}) } : null;
   const track = writeTrack(tier, name, children, markers, info, false);
   if (trim.dropRange) track.source_range = null;
   return track;
@@ -146,11 +151,12 @@ function emitLayer(emit: Emit, layer: TrackPlan, zero: RationalTime, label: (nam
 }
 
 /** A nested track's children and markers from its tier; its own fields are the item's. */
-function fillNestedTrack(emit: Emit, layer: TrackPlan, track: OtioObject, zero: RationalTime, derived: string): void {
+function fillNestedTrack(emit: Emit, layer: TrackPlan, track: OtioObject, zero: RationalTime, base: string): void {
   const { name, transitions, trackMarkers } = layer.content;
+  const info = tierInfo(emit, base, name);
+  if (info !== null) track.metadata = { ...(isObject(track.metadata) ? track.metadata : {}), [ANNOT_TRACK_KEY]: info as OtioObject };
   track.children = layOut(emit, layer.lanes[0], transitions, zero);
   track.markers = trackMarkers.map((marker) => writeMarker(marker, zero));
-  if (derived !== name) track.metadata = { ...(isObject(track.metadata) ? track.metadata : {}), [ANNOT_TRACK_KEY]: { tier: name } };
   for (const lane of layer.lanes.slice(1)) emit.nestedLanes.push(emitLane(emit, layer, lane, { lane_of_tier: name }));
 }
 
@@ -160,8 +166,27 @@ function loneItem(emit: Emit, plan: TrackPlan, zero: RationalTime, label: (name:
   if (!plan.loneItem || items.length !== 1 || transitions.length > 0 || trackMarkers.length > 0) return null;
   const item = items[0];
   const itemName = typeof item.body.name === 'string' ? item.body.name : '';
-  if (!item.reference.interval.start.equals(zero) || label(itemName) !== name) return null;
+  if (!item.reference.interval.start.equals(zero) || uniqueName(emit.names, label(itemName)) !== name) return null;
+  claimName(emit, label(itemName), name);
   return emitItem(emit, item);
+}
+
+/**
+ * `{tier}` when the load, deriving a name from `base` as it does (made unique among the names it
+ * gave before), would not give the tier's name; null when it would. Either way the name is taken.
+ */
+function tierInfo(emit: Emit, base: string, name: string): AnnotTrackInfo | null {
+  if (uniqueName(emit.names, base) === name) {
+    claimName(emit, base, name);
+    return null;
+  }
+  claimName(emit, name, name);
+  return { tier: name };
+}
+
+function claimName(emit: Emit, base: string, name: string): string {
+  emit.names.add(uniqueName(emit.names, base));
+  return name;
 }
 
 /** Markers onto the items that own them; those whose item is gone, for the timeline. */
