@@ -85,13 +85,13 @@ export function handlesOfChild(track: Obj, index: number): [number | null, numbe
 const t = (value: number): string => (Math.round(value * 1e9) / 1e9).toFixed(9);
 
 /**
- * A gap that says nothing but its length (no name, metadata, effects or markers): the space
- * between items, which any writer may make again or split; its length is in the items' places
- * and the track's duration.
+ * A gap that says nothing but its length (no name, metadata, effects or markers; the start of a
+ * gap's range says nothing, it has no media): the space between items, which any writer may make
+ * again or split; its length is in the items' places and the track's duration.
  */
 export function isBareGap(item: Obj): boolean {
   const empty = (value: Json | undefined) => value === undefined || value === null || (Array.isArray(value) && value.length === 0) || (isObj(value) && Object.keys(value).length === 0);
-  return kindOf(item) === 'Gap' && (item.name ?? '') === '' && empty(item.metadata) && empty(item.effects) && empty(item.markers) && (item.enabled ?? true) === true && (rangeOf(item.source_range)?.[0] ?? 0) === 0;
+  return kindOf(item) === 'Gap' && (item.name ?? '') === '' && empty(item.metadata) && empty(item.effects) && empty(item.markers) && (item.enabled ?? true) === true;
 }
 
 /**

@@ -220,7 +220,8 @@ describe('isBareGap', () => {
     expect(isBareGap({ OTIO_SCHEMA: 'Gap.1', source_range: range(0, 3) })).toBe(true);
     expect(isBareGap(gap(3, { name: 'Gap' }))).toBe(false);
     expect(isBareGap(gap(3, { metadata: { a: 1 } }))).toBe(false);
-    expect(isBareGap(gap(3, { source_range: range(5, 3) }))).toBe(false);
+    expect(isBareGap(gap(3, { source_range: range(5, 3) }))).toBe(true);
+    expect(isBareGap(gap(3, { source_range: null }))).toBe(false);
     expect(isBareGap(gap(3, { effects: [{ OTIO_SCHEMA: 'Effect.1' }] }))).toBe(false);
   });
 });

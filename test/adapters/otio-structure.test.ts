@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { otioCodec } from '../../src/adapters/otio/codec.js';
 import { parseOtioJson } from '../../src/adapters/otio/otio-json.js';
 import { loadIntoAnnot } from './codec-harness.js';
@@ -153,4 +154,72 @@ describe("OTIO's own assertions, before and after the round trip", () => {
     const owners = (timeline: Json) => [0, 1].flatMap((index) => [at(timeline, index), ...childrenOf(at(timeline, index))].map((item) => [(item as Obj).name, ((item as Obj).markers as Obj[]).map((marker) => marker.name)]));
     expect(owners(await roundTrip(path, 'markers'))).toEqual(owners(read(path)));
   });
+});
+
+/** Random timelines: tracks of clips, gaps, transitions between clips, nested stacks and tracks, markers and trims. */
+const frame = (value: number) => ({ OTIO_SCHEMA: 'RationalTime.1', rate: 24, value });
+const span = (start: number, length: number) => ({ OTIO_SCHEMA: 'TimeRange.1', start_time: frame(start), duration: frame(length) });
+const markerArb = fc
+  .record({ name: fc.constantFrom('m', 'n', ''), at: fc.integer({ min: 0, max: 60 }), length: fc.integer({ min: 0, max: 3 }), color: fc.constantFrom('RED', 'GREEN') })
+  .map(({ name, at, length, color }) => ({ OTIO_SCHEMA: 'Marker.2', name, color, metadata: {}, marked_range: span(at, length) }));
+const metadataArb = fc.constantFrom({}, {}, { note: 'x' });
+const clipArb = fc
+  .record({ name: fc.constantFrom('a', 'b', 'c', ''), start: fc.integer({ min: 0, max: 50 }), length: fc.integer({ min: 1, max: 12 }), markers: fc.array(markerArb, { maxLength: 2 }), metadata: metadataArb, timedByMedia: fc.boolean() })
+  .map(({ name, start, length, markers, metadata, timedByMedia }) => ({
+    OTIO_SCHEMA: 'Clip.2',
+    name,
+    metadata,
+    source_range: timedByMedia ? null : span(start, length),
+    effects: [],
+    markers,
+    enabled: true,
+    media_references: { DEFAULT_MEDIA: { OTIO_SCHEMA: 'ExternalReference.1', metadata: {}, name: '', target_url: `file:///${name}.mov`, available_range: timedByMedia ? span(start, length) : null } },
+    active_media_reference_key: 'DEFAULT_MEDIA',
+  }));
+const gapArb = fc
+  .record({ name: fc.constantFrom('', '', 'Gap'), length: fc.integer({ min: 1, max: 8 }), markers: fc.array(markerArb, { maxLength: 1 }) })
+  .map(({ name, length, markers }) => ({ OTIO_SCHEMA: 'Gap.1', name, metadata: {}, source_range: span(0, length), effects: [], markers, enabled: true }));
+const trimArb = fc.option(fc.record({ start: fc.integer({ min: 0, max: 6 }), length: fc.integer({ min: 1, max: 30 }) }), { nil: undefined });
+
+const { tree: treeArb } = fc.letrec((tie) => ({
+  tree: fc
+    .record({ children: fc.array(tie('item'), { minLength: 1, maxLength: 5 }), trim: trimArb, name: fc.constantFrom('V', 'A', ''), markers: fc.array(markerArb, { maxLength: 1 }) })
+    .map(({ children, trim, name, markers }) => ({ ...trackOf(name, withTransitions(children as Obj[]), trim), markers })),
+  item: fc.oneof({ maxDepth: 2, depthIdentifier: 'nest' }, clipArb, clipArb, gapArb, tie('nestedTrack'), tie('nestedStack')),
+  nestedTrack: fc.record({ inner: tie('tree'), trim: trimArb }).map(({ inner, trim }) => ({ ...(inner as Obj), name: 'N', ...(trim ? { source_range: span(trim.start, trim.length) } : {}) })),
+  nestedStack: fc
+    .record({ layers: fc.array(fc.oneof(tie('tree'), clipArb), { minLength: 1, maxLength: 2 }), trim: trimArb, markers: fc.array(markerArb, { maxLength: 1 }), effects: fc.constantFrom([], [{ OTIO_SCHEMA: 'LinearTimeWarp.1', name: '', metadata: {}, effect_name: 'LinearTimeWarp', time_scalar: 2 }]) })
+    .map(({ layers, trim, markers, effects }) => ({ OTIO_SCHEMA: 'Stack.1', name: 'S', metadata: {}, source_range: trim ? span(trim.start, trim.length) : null, effects, markers, enabled: true, children: layers })),
+}));
+
+function trackOf(name: string, children: Obj[], trim: { start: number; length: number } | undefined): Obj {
+  return { OTIO_SCHEMA: 'Track.1', name, metadata: {}, source_range: trim ? span(trim.start, trim.length) : null, effects: [], markers: [], enabled: true, kind: 'Video', children };
+}
+
+/** A transition between two clips next to each other, no longer than either. */
+function withTransitions(children: Obj[]): Obj[] {
+  const out: Obj[] = [];
+  children.forEach((child, index) => {
+    out.push(child);
+    const next = children[index + 1];
+    if (next && kindOf(child) === 'Clip' && kindOf(next) === 'Clip' && index % 2 === 0) {
+      out.push({ OTIO_SCHEMA: 'Transition.1', name: 't', metadata: {}, transition_type: 'SMPTE_Dissolve', parameters: {}, in_offset: frame(1), out_offset: frame(1) });
+    }
+  });
+  return out;
+}
+
+describe('OTIO structure kept on random timelines (property)', () => {
+  it('gives the same timeline back, nesting, gaps, trims and markers included', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(treeArb, { minLength: 1, maxLength: 3 }), async (tracks) => {
+        const timeline = { OTIO_SCHEMA: 'Timeline.1', name: 'random', metadata: {}, global_start_time: null, tracks: { OTIO_SCHEMA: 'Stack.1', name: 'tracks', metadata: {}, source_range: null, effects: [], markers: [], enabled: true, children: tracks } };
+        const path = join(work, `random-${run++}.otio`);
+        writeFileSync(path, JSON.stringify(timeline));
+        expect(differences(normalTree(timeline as Json), normalTree(await roundTrip(path, `random-${run}`)))).toEqual([]);
+      }),
+      { numRuns: Number(process.env.OTIO_RUNS ?? 60), seed: Number(process.env.OTIO_SEED ?? 20261127) },
+    );
+  }, 120_000);
 });

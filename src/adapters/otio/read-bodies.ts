@@ -61,20 +61,16 @@ export function nameOf(node: OtioObject): string {
 }
 
 /**
- * A gap that says nothing but its length: no name, metadata, effects or markers, enabled, from the
- * start of its (absent) media. The space between annotations says as much, and the writer makes
- * such a gap again; a gap that says more is kept as an item annotation.
+ * A gap that says nothing but its length: no name, metadata, effects or markers, enabled (its
+ * source_range's start says nothing: a gap has no media). The space between annotations says as
+ * much, and the writer makes such a gap again; a gap that says more is kept as an item annotation.
  */
 export function isBareGap(gap: OtioObject): boolean {
   for (const [key, value] of Object.entries(gap)) {
-    if (key === 'OTIO_SCHEMA' ? value === 'Gap.1' : key === 'source_range' ? startsAtZero(value) : isDefault(key, value)) continue;
+    if (key === 'OTIO_SCHEMA' ? value === 'Gap.1' : key === 'source_range' ? isObject(value) && isObject(value.duration) : isDefault(key, value)) continue;
     return false;
   }
   return true;
-}
-
-function startsAtZero(range: OtioValue): boolean {
-  return isObject(range) && isObject(range.start_time) && range.start_time.value === 0 && isObject(range.duration);
 }
 
 function isDefault(key: string, value: OtioValue): boolean {

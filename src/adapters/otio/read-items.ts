@@ -43,11 +43,11 @@ export function readClip(state: ReadState, walk: TrackWalk, clip: OtioObject, at
 
 /**
  * A gap is kept as an item annotation when it says something (a name, metadata, effects, markers)
- * or ends its track (the track's length is the gap's to keep); a bare gap between items is the
- * space between annotations, which the writer makes again.
+ * or ends what its track shows (`last`: the track's length is the gap's to keep); a bare gap
+ * between items is the space between annotations, which the writer makes again.
  */
-export function readGap(state: ReadState, walk: TrackWalk, gap: OtioObject, at: Placed, trailing: boolean): void {
-  if (!trailing && isBareGap(gap)) return;
+export function readGap(state: ReadState, walk: TrackWalk, gap: OtioObject, at: Placed, last: boolean): void {
+  if (!last && isBareGap(gap)) return;
   const id = hasMarkers(gap) ? newAnnotationId() : undefined;
   readItem(state, walk, gap, at, ['markers'], id);
   const origin = subtractTimes(at.start, startOf(state, gap.source_range, `${at.where}.source_range`));

@@ -3,7 +3,7 @@ import type { RationalTime } from '../../time/rational-time.js';
 import { isObject, schemaName, type OtioObject, type OtioValue } from './otio-json.js';
 import { isNestedSchema, nestedTierLabel } from './otio-model.js';
 import { addTimes, subtractTimes } from './otio-time.js';
-import { annotInfo, nameOf, syntheticTrack } from './read-bodies.js';
+import { annotInfo, isBareGap, nameOf, syntheticTrack } from './read-bodies.js';
 import { itemDuration } from './read-duration.js';
 import { readClip, readGap, readItem, readOtherItem, readTransition } from './read-items.js';
 import { readMarkers } from './read-markers.js';
@@ -28,8 +28,8 @@ export interface TrackPlace {
 export function walkTrack(state: ReadState, track: OtioObject, path: string, place: TrackPlace): void {
   const walk = startWalk(state, track, path, place);
   const children = Array.isArray(track.children) ? track.children : [];
-  const last = children.findLastIndex((child) => isObject(child) && schemaName(child) !== 'Transition');
-  children.forEach((child, index) => walkChild(state, walk, child, index, index === last));
+  children.forEach((child, index) => walkChild(state, walk, child, index));
+  if (walk.lastGap !== null) readGap(state, walk, walk.lastGap.gap, walk.lastGap.at, true);
   if (walk.dropped > 0 || walk.clipped > 0) {
     const by = place.bounds === undefined ? 'its source_range' : 'the nested item holding it';
     const message = `track "${nameOf(track)}" is trimmed by ${by}: ${walk.dropped} item(s) wholly outside it left out, ${walk.clipped} cut to it, as OTIO's track_trimmed_to_range does`;
@@ -46,10 +46,10 @@ function startWalk(state: ReadState, track: OtioObject, path: string, place: Tra
     const message = `track "${nameOf(track)}" has a source_range that shows none of its items (older cmx_3600 output writes the record start this way): read as an offset of its items only, none left out`;
     report(state, 'otio_track_offset', `${path}.source_range`, message);
   }
-  return { tier: place.tier, path, cursor, window: window === 'offset only' ? null : window, dropped: 0, clipped: 0 };
+  return { tier: place.tier, path, cursor, window: window === 'offset only' ? null : window, dropped: 0, clipped: 0, lastGap: null };
 }
 
-function walkChild(state: ReadState, walk: TrackWalk, child: OtioValue, index: number, trailing: boolean): void {
+function walkChild(state: ReadState, walk: TrackWalk, child: OtioValue, index: number): void {
   const where = `${walk.path}.children[${index}]`;
   if (!isObject(child)) return fail(state, where, 'an OTIO item object (Clip, Gap, Transition, Stack, Track)');
   const kind = schemaName(child);
@@ -57,7 +57,8 @@ function walkChild(state: ReadState, walk: TrackWalk, child: OtioValue, index: n
   const end = addTimes(walk.cursor, itemDuration(state, child, where));
   const at = placeChild(walk, where, end, kind);
   if (at !== null) {
-    if (kind === 'Gap') readGap(state, walk, child, at, trailing);
+    walk.lastGap = kind === 'Gap' && isBareGap(child) ? { gap: child, at } : null;
+    if (kind === 'Gap') readGap(state, walk, child, at, false);
     else if (kind === 'Clip') readClip(state, walk, child, at);
     else if (isNestedSchema(kind)) readNested(state, walk, child, at, kind);
     else readOtherItem(state, walk, child, at);

@@ -1,4 +1,5 @@
 import type { RationalTime } from '../../time/rational-time.js';
+import type { OtioObject } from './otio-json.js';
 import type { Span, TrimWindow } from './read-trim.js';
 
 /** One track being walked: its tier, where its next child starts, and what its trim left out. */
@@ -11,6 +12,11 @@ export interface TrackWalk {
   /** Items wholly outside the trim, left out; items across its edge, cut. */
   dropped: number;
   clipped: number;
+  /**
+   * The last bare gap shown so far when nothing shown follows it yet: if nothing does, it ends
+   * what the track shows, and is kept for the track's length.
+   */
+  lastGap: { readonly gap: OtioObject; readonly at: Placed } | null;
 }
 
 /** Where one child of a track plays: placed at [start, end) on the timeline, shown over `visible`. */

@@ -1,7 +1,7 @@
 import type { RationalTime } from '../../time/rational-time.js';
 import { isObject, type OtioObject, type OtioValue } from './otio-json.js';
 import { ANNOT_TRACK_KEY, nestedTierLabel, uniqueName, type AnnotTrackInfo } from './otio-model.js';
-import { subtractTimes, writeOtioRange } from './otio-time.js';
+import { addTimes, rateOf, subtractTimes, writeOtioRange } from './otio-time.js';
 import type { Plan, TrackPlan } from './write-allocate.js';
 import { nestedKindOf, type DropCount, type Timed } from './write-collect.js';
 import { gap, writeItem, writeMarker, writeTransition, cutOf } from './write-items.js';
@@ -120,11 +120,18 @@ function layOut(emit: Emit, lane: readonly Timed[], transitions: readonly Timed[
   return children;
 }
 
-/** A clip or item; a nested stack or track with its tiers inside it. */
-function emitItem(emit: Emit, item: Timed): OtioObject {
+/**
+ * A clip or item; a nested stack or track with its tiers inside it. `lead`: how much of its start
+ * a trim cut off (an item standing alone in a stack starts at the stack's start), given back.
+ */
+function emitItem(emit: Emit, item: Timed, lead?: RationalTime): OtioObject {
   const written = writeItem(item);
   // The item's own time zero on the timeline: its markers and nested children are placed from it.
   const origin = subtractTimes(item.reference.interval.start, written.sourceStart);
+  if (lead !== undefined && lead.gt(ZERO)) {
+    const length = subtractTimes(item.reference.interval.end, item.reference.interval.start);
+    written.object.source_range = writeOtioRange(subtractTimes(written.sourceStart, lead), addTimes(length, lead), rateOf(written.object.source_range));
+  }
   const nested = nestedKindOf(item);
   if (nested !== null) fillNested(emit, item, written.object, nested, origin);
   if (emit.plan.collected.itemMarkers.has(item.id)) emit.placed.push({ id: item.id, origin, object: written.object });
@@ -160,15 +167,18 @@ function fillNestedTrack(emit: Emit, layer: TrackPlan, track: OtioObject, zero: 
   for (const lane of layer.lanes.slice(1)) emit.nestedLanes.push(emitLane(emit, layer, lane, { lane_of_tier: name }));
 }
 
-/** The one item of a tier that stood alone in a stack, when it still is alone, at the stack's start, with its name. */
+/**
+ * The one item of a tier that stood alone in a stack, when it still is alone and has its name. It
+ * started at the stack's start: what a trim cut off there is given back (the stack's trim hides it).
+ */
 function loneItem(emit: Emit, plan: TrackPlan, zero: RationalTime, label: (name: string) => string): OtioObject | null {
   const { items, transitions, trackMarkers, name } = plan.content;
   if (!plan.loneItem || items.length !== 1 || transitions.length > 0 || trackMarkers.length > 0) return null;
   const item = items[0];
   const itemName = typeof item.body.name === 'string' ? item.body.name : '';
-  if (!item.reference.interval.start.equals(zero) || uniqueName(emit.names, label(itemName)) !== name) return null;
+  if (item.reference.interval.start.lt(zero) || uniqueName(emit.names, label(itemName)) !== name) return null;
   claimName(emit, label(itemName), name);
-  return emitItem(emit, item);
+  return emitItem(emit, item, subtractTimes(item.reference.interval.start, zero));
 }
 
 /**
