@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { otioCodec } from '../../src/adapters/otio/codec.js';
 import type { OtioObject } from '../../src/adapters/otio/otio-json.js';
 import { OTIO_CLIP_SCHEMA, OTIO_MARKER_SCHEMA } from '../../src/adapters/otio/otio-model.js';
 import { allocate } from '../../src/adapters/otio/write-allocate.js';
@@ -8,6 +12,7 @@ import { makeTier } from '../../src/model/tier.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
+import { loadWith } from './codec-harness.js';
 
 /**
  * Each pass of the OTIO writer on its own: collect sorts what a store holds, allocate decides
@@ -102,5 +107,23 @@ describe('emit: the tree', () => {
       ['Clip.2', rt(4)],
     ]);
     expect(children[2].source_range).toEqual(range(2, 4));
+  });
+});
+
+describe('the passes together: overlapping annotations of a nested tier', () => {
+  it('go to an extra track at the top that names its tier (lane_of_tier), and load back into that tier', async () => {
+    const source = await store();
+    await source.addMany([item('V / S / inner', 4, 6, { kind: 'clip', name: 'y', otio_schema: 'Clip.2' })]);
+    const timeline = emitTimeline(allocate(await collect(source)));
+    const tracks = (timeline.tracks as OtioObject).children as OtioObject[];
+    expect(tracks.map((track) => [track.name, (track.metadata as OtioObject | undefined)?.annot ?? null])).toEqual([
+      ['V', null],
+      ['inner', { lane_of_tier: 'V / S / inner' }],
+    ]);
+    const path = join(mkdtempSync(join(tmpdir(), 'annot-otio-lanes-')), 'lanes.otio');
+    writeFileSync(path, JSON.stringify(timeline));
+    const back = await loadWith(otioCodec, path);
+    expect((await back.store.listTiers()).map((tier) => tier.name)).toEqual(['V', 'V / S / inner', 'markers']);
+    expect(back.annotations.filter((a) => a.tier === 'V / S / inner').map((a) => a.body.name).sort()).toEqual(['x', 'y']);
   });
 });

@@ -27,7 +27,10 @@ export function writeItem(item: Timed): WrittenItem {
   const duration = subtractTimes(interval.end, interval.start);
   const kept = keptRange(body.source_range);
   const verbatim = typeof body.otio_schema === 'string';
-  const range: OtioObject = body.source_range === undefined && verbatim ? {} : { source_range: sourceRange(body, duration, kept) };
+  // A kept item without a source_range is written without one while what times it still does:
+  // a clip's media's available range, a nested item's children (see the emit pass).
+  const timedByMedia = body.kind === 'item' || keptRange(availableRange(body)).duration?.equals(duration) === true;
+  const range: OtioObject = body.source_range === undefined && verbatim && timedByMedia ? {} : { source_range: sourceRange(body, duration, kept) };
   const metadata: OtioObject = isObject(body.metadata) ? { metadata: body.metadata } : verbatim ? {} : { metadata: {} };
   const extra = isObject(body.extra) ? body.extra : {};
   const name = typeof body.name === 'string' ? body.name : typeof body.text === 'string' ? body.text : '';
@@ -47,7 +50,7 @@ export function writeItem(item: Timed): WrittenItem {
 }
 
 function sourceRange(body: Record<string, OtioValue>, duration: RationalTime, kept: { start: RationalTime | null; duration: RationalTime | null }): OtioValue {
-  if (body.source_range === undefined && body.kind !== 'clip' && body.kind !== 'item') return writeOtioRange(ZERO, duration);
+  if (body.source_range === undefined) return writeOtioRange(keptRange(availableRange(body)).start ?? ZERO, duration);
   if (kept.duration && kept.duration.equals(duration)) return body.source_range as OtioValue;
   if (body.source_range === null && (body.kind === 'item' || keptRange(availableRange(body)).duration?.equals(duration))) return null;
   return writeOtioRange(kept.start ?? ZERO, duration, rateOf(body.source_range));
