@@ -68,9 +68,10 @@ describe("itemDuration: OTIO's trimmed_range duration", () => {
     expect(frames(itemDuration(read, { OTIO_SCHEMA: 'Stack.1', children: [track('x', [clip('a', 0, 3)]), track('y', [clip('b', 0, 8)])] }, '$'))).toBe(8);
   });
 
-  it('refuses a clip that has no duration at all, naming its path', () => {
+  it('refuses a clip that has no duration at all, or one below zero, naming its path', () => {
     const { state: read } = state();
     expect(() => itemDuration(read, { OTIO_SCHEMA: 'Clip.1', media_reference: null }, '$.x')).toThrow(/\(\$\.x\): a clip with a source_range/);
+    expect(() => itemDuration(read, clip('c', 0, -1), '$.x')).toThrow(/\(\$\.x\.source_range\.duration\): a duration of 0 or more/);
   });
 });
 
@@ -221,7 +222,7 @@ describe('isBareGap', () => {
     expect(isBareGap(gap(3, { name: 'Gap' }))).toBe(false);
     expect(isBareGap(gap(3, { metadata: { a: 1 } }))).toBe(false);
     expect(isBareGap(gap(3, { source_range: range(5, 3) }))).toBe(true);
-    expect(isBareGap(gap(3, { source_range: null }))).toBe(false);
+    expect(isBareGap(gap(3, { markers: null }))).toBe(false);
     expect(isBareGap(gap(3, { effects: [{ OTIO_SCHEMA: 'Effect.1' }] }))).toBe(false);
   });
 });

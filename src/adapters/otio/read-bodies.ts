@@ -14,7 +14,12 @@ const CLIP_FIELDS = ['metadata', 'source_range', 'media_reference', 'media_refer
 export function clipBody(clip: OtioObject): Body {
   const body: Body = { kind: 'clip', name: clip.name === undefined ? '' : clip.name, otio_schema: String(clip.OTIO_SCHEMA) };
   for (const key of CLIP_FIELDS) if (clip[key] !== undefined) body[key] = clip[key];
-  return withExtra(body, clip, ['OTIO_SCHEMA', 'name', 'markers', ...CLIP_FIELDS]);
+  return withExtra(body, clip, ['OTIO_SCHEMA', 'name', ...ownMarkers(clip), ...CLIP_FIELDS]);
+}
+
+/** `markers` when they are a list (annotations of their own); anything else there is kept as written. */
+export function ownMarkers(item: OtioObject): string[] {
+  return Array.isArray(item.markers) ? ['markers'] : [];
 }
 
 /** A Transition.*: its offsets stay in `extra` (the writer re-derives them from the interval). */
@@ -62,12 +67,12 @@ export function nameOf(node: OtioObject): string {
 
 /**
  * A gap that says nothing but its length: no name, metadata, effects or markers, enabled (its
- * source_range's start says nothing: a gap has no media). The space between annotations says as
+ * source_range says only that length: a gap has no media). The space between annotations says as
  * much, and the writer makes such a gap again; a gap that says more is kept as an item annotation.
  */
 export function isBareGap(gap: OtioObject): boolean {
   for (const [key, value] of Object.entries(gap)) {
-    if (key === 'OTIO_SCHEMA' ? value === 'Gap.1' : key === 'source_range' ? isObject(value) && isObject(value.duration) : isDefault(key, value)) continue;
+    if (key === 'OTIO_SCHEMA' ? value === 'Gap.1' : key === 'source_range' || isDefault(key, value)) continue;
     return false;
   }
   return true;

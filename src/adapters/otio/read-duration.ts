@@ -11,7 +11,7 @@ import { durationOf, fail, type ReadState } from './read-state.js';
  */
 export function itemDuration(state: ReadState, item: OtioObject, path: string): RationalTime {
   const own = durationOf(state, item.source_range, `${path}.source_range`);
-  if (own) return own;
+  if (own) return notNegative(state, own, `${path}.source_range.duration`);
   const kind = schemaName(item);
   if (kind === 'Clip') return mediaDuration(state, item, path);
   const children = Array.isArray(item.children) ? item.children : [];
@@ -31,6 +31,11 @@ export function itemDuration(state: ReadState, item: OtioObject, path: string): 
 function mediaDuration(state: ReadState, clip: OtioObject, path: string): RationalTime {
   const reference = activeReference(clip);
   const available = isObject(reference) ? durationOf(state, reference.available_range, `${path}.media_reference.available_range`) : null;
-  if (available) return available;
+  if (available) return notNegative(state, available, `${path}.media_reference.available_range.duration`);
   return fail(state, path, 'a clip with a source_range, or a media reference with an available_range (its duration)');
+}
+
+/** An item cannot last less than nothing: laid out, it would move back over the items before it. */
+function notNegative(state: ReadState, duration: RationalTime, path: string): RationalTime {
+  return duration.lt(state.zero) ? fail(state, path, 'a duration of 0 or more') : duration;
 }

@@ -3,7 +3,7 @@ import { isObject, type OtioObject } from './otio-json.js';
 import { OTIO_CLIP_SCHEMA } from './otio-model.js';
 import { addTimes, subtractTimes } from './otio-time.js';
 import { keepAnnotation } from './read-annotation.js';
-import { activeReference, clipBody, isBareGap, itemBody, nameOf, transitionBody } from './read-bodies.js';
+import { activeReference, clipBody, isBareGap, itemBody, nameOf, ownMarkers, transitionBody } from './read-bodies.js';
 import { readMarkers } from './read-markers.js';
 import { startOf, timeAt, type ReadState } from './read-state.js';
 import { cutRange } from './read-trim.js';
@@ -49,7 +49,7 @@ export function readClip(state: ReadState, walk: TrackWalk, clip: OtioObject, at
 export function readGap(state: ReadState, walk: TrackWalk, gap: OtioObject, at: Placed, last: boolean): void {
   if (!last && isBareGap(gap)) return;
   const id = hasMarkers(gap) ? newAnnotationId() : undefined;
-  readItem(state, walk, gap, at, ['markers'], id);
+  readItem(state, walk, gap, at, ownMarkers(gap), id);
   const origin = subtractTimes(at.start, startOf(state, gap.source_range, `${at.where}.source_range`));
   readMarkers(state, gap.markers, `${at.where}.markers`, { tier: walk.tier, asset: state.defaultAsset, origin, owner: 'clip', ownerId: id });
 }

@@ -3,7 +3,7 @@ import type { RationalTime } from '../../time/rational-time.js';
 import { isObject, schemaName, type OtioObject, type OtioValue } from './otio-json.js';
 import { isNestedSchema, nestedTierLabel } from './otio-model.js';
 import { addTimes, subtractTimes } from './otio-time.js';
-import { annotInfo, isBareGap, nameOf, syntheticTrack } from './read-bodies.js';
+import { annotInfo, isBareGap, nameOf, ownMarkers, syntheticTrack } from './read-bodies.js';
 import { itemDuration } from './read-duration.js';
 import { readClip, readGap, readItem, readOtherItem, readTransition } from './read-items.js';
 import { readMarkers } from './read-markers.js';
@@ -87,7 +87,7 @@ function placeChild(walk: TrackWalk, where: string, end: RationalTime, kind: str
 function readNested(state: ReadState, walk: TrackWalk, item: OtioObject, at: Placed, kind: 'Stack' | 'Track' | 'Sequence'): void {
   const id = newAnnotationId();
   const own = kind === 'Stack' ? item : withoutAnnotKey(item);
-  readItem(state, walk, own, at, ['children', 'markers'], id);
+  readItem(state, walk, own, at, ['children', ...ownMarkers(item)], id);
   // The item's own time zero on the timeline: its source_range starts there.
   const zero = subtractTimes(at.start, startOf(state, item.source_range, `${at.where}.source_range`));
   const link = { outerTier: walk.tier, itemId: id };
