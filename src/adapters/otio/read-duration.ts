@@ -36,6 +36,6 @@ function mediaDuration(state: ReadState, clip: OtioObject, path: string): Ration
 }
 
 /** An item cannot last less than nothing: laid out, it would move back over the items before it. */
-function notNegative(state: ReadState, duration: RationalTime, path: string): RationalTime {
+export function notNegative(state: ReadState, duration: RationalTime, path: string): RationalTime {
   return duration.lt(state.zero) ? fail(state, path, 'a duration of 0 or more') : duration;
 }

@@ -1,7 +1,7 @@
 import type { RationalTime } from '../../time/rational-time.js';
 import { isObject, type OtioObject, type OtioValue } from './otio-json.js';
 import { addTimes, rateOf, subtractTimes, writeOtioRange } from './otio-time.js';
-import { itemDuration } from './read-duration.js';
+import { itemDuration, notNegative } from './read-duration.js';
 import { durationOf, startOf, type ReadState } from './read-state.js';
 
 export interface Span {
@@ -26,7 +26,8 @@ export interface TrimWindow {
  */
 export function trimWindow(state: ReadState, track: OtioObject, path: string, origin: RationalTime, bounds?: Span): TrimWindow | 'offset only' | null {
   if (!isObject(track.source_range) && bounds === undefined) return null;
-  const length = isObject(track.source_range) ? durationOf(state, track.source_range, `${path}.source_range`) : null;
+  const duration = isObject(track.source_range) ? durationOf(state, track.source_range, `${path}.source_range`) : null;
+  const length = duration === null ? null : notNegative(state, duration, `${path}.source_range.duration`);
   if (bounds === undefined && length !== null && length.gt(state.zero) && missesEveryItem(state, track, path, length)) return 'offset only';
   let first = isObject(track.source_range) ? origin : (bounds as Span).start;
   let last = length === null ? null : addTimes(origin, length);
