@@ -54,8 +54,13 @@ function kept(annotations: readonly Annotation[]) {
   return rows.sort();
 }
 
+/** A tier as OTIO keeps it, without the id of the nested item it links to (ids change on each import, see kept). */
 function tierView(tiers: readonly Tier[]) {
-  return tiers.map((tier) => ({ name: tier.name, stereotype: tier.stereotype, parent: tier.parent, metadata: tier.metadata }));
+  return tiers.map((tier) => {
+    const { nested_item: _item, ...metadata } = tier.metadata;
+    void _item;
+    return { name: tier.name, stereotype: tier.stereotype, parent: tier.parent, metadata };
+  });
 }
 
 const seconds = (annotation: Annotation | undefined) =>

@@ -8,9 +8,11 @@ export const otioFormat: FormatAdapter = {
   mediaTypes: ['application/vnd.otio+json'],
   description:
     'OpenTimelineIO timeline: tracks become tiers, clips and transitions exact rational intervals (NTSC rates exact), ' +
-    'markers on timeline, tracks and clips annotations that are read back; names, metadata, media references and effects kept. ' +
-    'Nested stacks are flattened into tiers; a track\'s or nested item\'s source_range trims what it shows (items past it left out or cut, ' +
-    'as OTIO\'s track_trimmed_to_range does, with a warning); loses provenance, confidence and annotation references.',
+    'markers on timeline, tracks, clips and gaps annotations that are read back; names, metadata, media references and effects kept. ' +
+    'Gaps that say something (a name, metadata, markers) or end a track are kept as items, so tracks keep their length; ' +
+    'a nested stack\'s or track\'s own tracks become tiers linked to it and are written back inside it. ' +
+    'A track\'s or nested item\'s source_range trims what it shows (items past it left out or cut, ' +
+    'as OTIO\'s track_trimmed_to_range does, with a warning) and is written back; loses provenance, confidence and annotation references.',
   bodySchemas: [OTIO_CLIP_SCHEMA, OTIO_MARKER_SCHEMA],
   sniff: looksLikeOtio,
   codec: () => import('./codec.js').then((module) => module.otioCodec),
