@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { FastifyInstance } from 'fastify';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { exitNow } from '../src/cli/process-guards.js';
 import type { AnnotationService } from '../src/service/annotation-service.js';
 import type { SavedFileStore } from '../src/service/saved-file-store.js';
 import { plural } from '../src/cli/finding-output.js';
@@ -127,7 +128,7 @@ export default class Serve extends AnnotCommand {
     // A second signal while requests drain means "now".
     const force = () => {
       notice('annot serve: stopping immediately');
-      process.exit(1);
+      exitNow(1);
     };
     process.once('SIGINT', force);
     process.once('SIGTERM', force);

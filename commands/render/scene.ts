@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
+import { exitNow } from '../../src/cli/process-guards.js';
 import { notice, stdoutIsTerminal, writeJsonLine, writeLine } from '../../src/cli/output.js';
 import { holdFlag, parseHold } from '../../src/cli/hold-flag.js';
 import { forceFlag, providerFlag, sceneQualityFlags } from '../../src/cli/render-flags.js';
@@ -68,7 +69,7 @@ export default class RenderScene extends AnnotCommand {
 
     const controller = new AbortController();
     const onSigint = () => {
-      if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+      if (controller.signal.aborted) exitNow(EXIT_INTERRUPTED);
       controller.abort();
     };
     process.on('SIGINT', onSigint);
@@ -126,7 +127,7 @@ export default class RenderScene extends AnnotCommand {
     if (failures.length === 0) {
       // Unchanged but older than the scene (which was touched): newer now, so make is satisfied.
       if (!written) touchIfOlder(manifestPath, [args.scene]);
-      if (flags.out) extras.push(`${placeAssets(manifest, flags.out).length} assets in ${flags.out}`);
+      if (flags.out) extras.push(`${(await placeAssets(manifest, flags.out)).length} assets in ${flags.out}`);
       if (flags.animatic) {
         const { writeAnimatic } = await import('../../src/render/animatic.js');
         const a = await writeAnimatic(manifest, flags.animatic, { hold, signal: controller.signal });

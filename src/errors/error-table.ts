@@ -65,6 +65,21 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   ANNOT_SAVE_FAILED: row(500),
   // A served file another program changed on disk: the edits are not saved over it (a clash with its state).
   ANNOT_FILE_CHANGED_ON_DISK: row(409),
+  // files annot writes (src/io/errors.ts). Over HTTP these are the server's own disk, never the request's.
+  // The user may not write the file or its folder (EACCES, EPERM, SQLite cannot open it for writing).
+  ANNOT_PERMISSION_DENIED: row(500),
+  // The file is on a file system mounted read-only (EROFS).
+  ANNOT_READ_ONLY_FILE_SYSTEM: row(500),
+  // The device or the quota is full (ENOSPC, EDQUOT, SQLITE_FULL): 507 Insufficient Storage.
+  ANNOT_NO_SPACE: row(507),
+  // The file would pass the process's file size limit (EFBIG, ulimit -f).
+  ANNOT_FILE_TOO_LARGE: row(507),
+  // The device failed the write (EIO, SQLite's disk I/O error).
+  ANNOT_WRITE_FAILED: row(500),
+  // An SQLite file another process holds open (an annot serve): replacing it is refused.
+  ANNOT_FILE_IN_USE: row(409),
+  // A -wal or -journal beside a missing or non-SQLite file: a deleted database's journal, maybe still written.
+  ANNOT_ORPHAN_JOURNAL: row(409),
   // time: query strings, tool arguments and body times in seconds or timecodes
   ANNOT_LOSSY_TIME: row(400),
   ANNOT_INVALID_TIME: row(400),
