@@ -54,7 +54,7 @@ export function openAnnotDatabase(path: string, request: OpenRequest): OpenedDat
       if (opened !== null) return opened;
     }
   } catch (error) {
-    throw (request.readonly ? undefined : writeFailure(error, path)) ?? error;
+    throw (request.readonly ? undefined : writeFailure(error, path)) ?? busyAsInUse(error, path, request.busyTimeoutMs);
   }
   throw new FileInUseError(`${path} was replaced by another process ${OPEN_ATTEMPTS} times while it was being opened; try again once that process is done`);
 }
@@ -93,8 +93,8 @@ function openAtPath(path: string, request: OpenRequest): OpenedDatabase | null {
   try {
     db.pragma(`busy_timeout = ${request.busyTimeoutMs}`);
     if (!holdsFileAtPath(db, path, identity)) return abandon(db, path, cleanSideFiles);
-    const switched = setUp(db, path, state, steps, request);
-    if (switched && fileIdentity(path) !== identity) return abandon(db, path, cleanSideFiles);
+    if (!request.readonly && !request.scratch && !intoWalMode(db, path, identity, request.busyTimeoutMs)) return abandon(db, path, cleanSideFiles);
+    setUp(db, path, state, steps, request);
     return { db, cleanSideFiles, closed: databaseOpened(path) };
   } catch (error) {
     db.close();
@@ -131,11 +131,38 @@ function holdsFileAtPath(db: Database.Database, path: string, identity: string):
 }
 
 /**
- * Pragmas, schema or migrations. True when it switched the file into WAL mode: between the check
- * above and the switch the path may have been replaced, so the caller checks again.
+ * Switches a file out of rollback mode into WAL mode (a no-op for a file in WAL mode already), and
+ * false when the path named another file by the time the switch could be made. The switch needs the
+ * file's exclusive lock, for which SQLite's busy timeout does not wait: it is tried again here, and
+ * before each try the path is looked at again, so a file `annot convert` renamed away meanwhile (it
+ * leaves the old one in rollback mode) is never switched, which would create side files by name
+ * beside the new one. A writer that keeps its lock past the timeout is FileInUseError.
  */
-function setUp(db: Database.Database, path: string, state: AnnotFileState, steps: ReturnType<typeof migrationPath>, request: OpenRequest): boolean {
-  let switched = false;
+function intoWalMode(db: Database.Database, path: string, identity: string, timeoutMs: number): boolean {
+  if (db.pragma('journal_mode', { simple: true }) === 'wal') return true;
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 100)) {
+    if (fileIdentity(path) !== identity) return false;
+    try {
+      db.pragma('journal_mode = WAL');
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw busyAsInUse(error, path, timeoutMs);
+    }
+    Atomics.wait(PAUSE, 0, 0, pause);
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/** SQLite's "database is locked" after the busy timeout, said as what it is. */
+export function busyAsInUse(error: unknown, path: string, timeoutMs: number): unknown {
+  if ((error as { code?: unknown } | null)?.code !== 'SQLITE_BUSY') return error;
+  return new FileInUseError(`${path} is locked by another process writing it (waited ${timeoutMs / 1000} s); try again once it is done`, { cause: error });
+}
+
+/** Pragmas, then the schema of a new file or the migrations of an older one. */
+function setUp(db: Database.Database, path: string, state: AnnotFileState, steps: ReturnType<typeof migrationPath>, request: OpenRequest): void {
   if (request.scratch && !request.readonly) {
     // Pages of a new file need no journal to roll back; the in-memory journal covers the rest.
     db.pragma('cache_size = -16384');
@@ -143,16 +170,11 @@ function setUp(db: Database.Database, path: string, state: AnnotFileState, steps
     db.pragma('synchronous = OFF');
   } else {
     db.pragma('cache_size = -65536');
-    if (!request.readonly) {
-      switched = db.pragma('journal_mode', { simple: true }) !== 'wal';
-      db.pragma('journal_mode = WAL');
-      // WAL with synchronous=NORMAL cannot corrupt the file; a power cut may lose the last commits.
-      db.pragma('synchronous = NORMAL');
-    }
+    // In WAL mode (intoWalMode), synchronous=NORMAL cannot corrupt the file; a power cut may lose the last commits.
+    if (!request.readonly) db.pragma('synchronous = NORMAL');
   }
   if (state.kind === 'fresh') initializeSchema(db);
   else runMigrations(db, path, steps);
-  return switched;
 }
 
 /**

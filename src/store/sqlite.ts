@@ -10,7 +10,7 @@ import { AnnotationNotFoundError, DuplicateAnnotationIdError, KeyMismatchError, 
 import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
 import { matchesIntersects, matchesRelations } from './relation-filter.js';
 import { removeReaderSideFiles, syncFile } from './sqlite-file.js';
-import { openAnnotDatabase, type OpenedDatabase } from './sqlite-open.js';
+import { busyAsInUse, openAnnotDatabase, type OpenedDatabase } from './sqlite-open.js';
 import { writeFailure } from '../io/write-failure.js';
 import { candidateRanges, keyRange, type CandidateRange } from './sqlite-interval-index.js';
 import { distinctIntervals } from './sqlite-interval-scan.js';
@@ -85,6 +85,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     opened: OpenedDatabase,
     readonly readonly: boolean,
     private readonly scratch: boolean,
+    private readonly busyTimeoutMs: number,
   ) {
     super();
     this.opened = opened;
@@ -107,7 +108,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
       busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     });
     try {
-      return new SqliteStore(path, opened, readonly, Boolean(options.scratch) && !readonly);
+      return new SqliteStore(path, opened, readonly, Boolean(options.scratch) && !readonly, options.busyTimeoutMs ?? 5000);
     } catch (error) {
       opened.db.close();
       opened.closed();
@@ -151,7 +152,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
       return added;
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw writeFailure(error, this.path) ?? error;
+      throw this.failure(error);
     } finally {
       release();
     }
@@ -528,8 +529,13 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     try {
       return this.runImmediate(work) as T;
     } catch (error) {
-      throw writeFailure(error, this.path) ?? error;
+      throw this.failure(error);
     }
+  }
+
+  /** A write the disk refused (full, over the file size limit, read-only) or another writer's lock past the timeout, as one typed error naming the file. */
+  private failure(error: unknown): unknown {
+    return writeFailure(error, this.path) ?? busyAsInUse(error, this.path, this.busyTimeoutMs);
   }
 
   /** Waits while an async addMany holds the connection's transaction. */
