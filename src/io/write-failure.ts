@@ -77,9 +77,10 @@ function sqliteKind(code: string): FailureKind | undefined {
   return undefined;
 }
 
-/** Permission denied, with the reason found on disk: a read-only mount, the file, or its folder. */
+/** Permission denied, with the reason found on disk: a read-only mount, the file, or its folder (the nearest one that exists). */
 function accessFailure(path: string, error: unknown): FileAccessError {
-  const folder = dirname(path);
+  let folder = dirname(path);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
   const denied = (what: string) => new PermissionDeniedError(path, `permission denied: cannot write ${path} (${what})`, { cause: error });
   for (const [candidate, what] of [
     [folder, `the folder ${folder} is not writable`],

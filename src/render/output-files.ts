@@ -154,7 +154,7 @@ export async function placeAssets(manifest: SceneManifest, dir: string): Promise
   const placed: string[] = [];
   const place = async (source: unknown, name: string) => {
     if (typeof source !== 'string' || source === '' || !existsSync(source)) return;
-    makeFolderFor(join(folder, name));
+    makeFolderFor(join(folder, `${name}${extname(source)}`));
     const target = join(folder, `${name}${extname(source)}`);
     // The rename replaces an old hard link to the cache rather than writing through it.
     if (!sameBytes(target, source)) await writeAtomically(target, async (temp) => copyFileSync(source, temp, constants.COPYFILE_FICLONE));
