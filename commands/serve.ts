@@ -119,6 +119,8 @@ export default class Serve extends AnnotCommand {
     const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
+      // A closed terminal: save and close as on Ctrl-C rather than die with the edits unsaved.
+      process.once('SIGHUP', () => resolve('SIGHUP'));
     });
     writeLine(`annot serve: listening on ${server.url}`);
     notice(`annot serve: serving ${location === undefined ? `an in-memory ${store.kind} store` : redactLocation(location)}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);

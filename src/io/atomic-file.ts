@@ -19,7 +19,7 @@ import { writeFailure } from './write-failure.js';
  *   a read-only file system, no space left, the file size limit, an I/O error.
  */
 export async function writeAtomically<T>(target: string, write: (temporaryPath: string) => Promise<T>): Promise<T> {
-  checkDirectory(target);
+  requireFolderOf(target);
   removeStaleTemporaries(target);
   const temporary = temporarySiblingOf(target);
   try {
@@ -43,7 +43,7 @@ export async function writeAtomically<T>(target: string, write: (temporaryPath: 
 }
 
 /** Before any work: a missing folder is the user's to create, said in their terms (not the temporary file's ENOENT). */
-function checkDirectory(target: string): void {
+export function requireFolderOf(target: string): void {
   const directory = dirname(target);
   const found = statSync(directory, { throwIfNoEntry: false });
   if (found === undefined) throw new NotFoundError(`cannot write ${target}: the folder ${directory} does not exist; create it first`);

@@ -86,15 +86,24 @@ type TargetKind = 'other' | 'sqlite' | 'sqlite-wal';
 function targetKind(target: string): TargetKind {
   const header = readHeader(target);
   if (header !== null && header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) return header[18] === 2 ? 'sqlite-wal' : 'sqlite';
+  refuseOrphanJournal(target, header === null ? 'a missing' : 'a non-SQLite');
+  return 'other';
+}
+
+/**
+ * Before a new SQLite file is put at `target` (where no SQLite file is): a `-wal` or `-journal` there
+ * would be replayed into it, and may belong to a process still writing a deleted database, so it is
+ * refused (OrphanJournalError); a `-shm` alone is stale and removed.
+ */
+export function refuseOrphanJournal(target: string, what = 'a missing'): void {
   const journal = [`${target}-wal`, `${target}-journal`].find((side) => existsSync(side));
   if (journal !== undefined) {
     throw new OrphanJournalError(
-      `${journal} is beside ${header === null ? 'a missing' : 'a non-SQLite'} ${target}: it is the journal of a database that was deleted or replaced, ` +
+      `${journal} is beside ${what} ${target}: it is the journal of a database that was deleted or replaced, ` +
         `and a process may still be writing it. Once no annot process uses it, remove ${target}-wal, ${target}-shm and ${target}-journal, or write to another file; nothing was written`,
     );
   }
   rmSync(`${target}-shm`, { force: true });
-  return 'other';
 }
 
 /** The first 100 bytes of the target, or null when there is no file. */

@@ -2,7 +2,9 @@ import Database from 'better-sqlite3';
 import { accessSync, closeSync, constants, existsSync, linkSync, openSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { InvalidInputError, NotFoundError } from '../errors/annot-error.js';
+import { requireFolderOf } from '../io/atomic-file.js';
 import { FileInUseError } from '../io/errors.js';
+import { refuseOrphanJournal } from '../io/sqlite-target.js';
 import { databaseOpened, fileIdentity, isDatabaseOpenHere } from '../io/open-databases.js';
 import { removeTemporary, temporarySiblingOf, trackTemporary } from '../io/temporary-files.js';
 import { writeFailure } from '../io/write-failure.js';
@@ -183,6 +185,8 @@ function setUp(db: Database.Database, path: string, state: AnnotFileState, steps
  * empty at the path would be taken by another opener for one to initialise, in its own journal mode.
  */
 function createAnnotFile(path: string): void {
+  requireFolderOf(path);
+  refuseOrphanJournal(path);
   const temporary = temporarySiblingOf(path);
   trackTemporary(temporary);
   try {

@@ -140,6 +140,11 @@ describe('convert over an .annot that another process has open, or that a killed
     expect(refused.code).toBe(1);
     expect(oneLine(refused.stderr)).toMatch(new RegExp(`^annot: ${annot}-wal is beside a missing ${annot}: .*nothing was written \\[ANNOT_ORPHAN_JOURNAL\\]$`));
     expect(companionsOf(annot).sort()).toEqual(['x.annot-shm', 'x.annot-wal']);
+    // annot serve would create the missing file: refused the same way.
+    const serve = await runToEnd(['serve', annot]);
+    expect(serve.code).toBe(1);
+    expect(oneLine(serve.stderr)).toMatch(/\[ANNOT_ORPHAN_JOURNAL\]$/);
+    expect(companionsOf(annot).sort()).toEqual(['x.annot-shm', 'x.annot-wal']);
   });
 
   it('a server opening the file while convert renames a new one over it ends up serving the new file, and leaves no side file of the old one', async () => {
