@@ -15,7 +15,11 @@ import { FileTooLargeError, FileAccessError, NoSpaceError, PermissionDeniedError
  */
 export function writeFailure(error: unknown, path: string, options: { onDisk?: boolean; writing?: readonly string[] } = {}): FileAccessError | undefined {
   const { onDisk = true, writing } = options;
-  if (error instanceof FileAccessError) return error.path === path ? error : writeFailure(error.cause, path, options);
+  if (error instanceof FileAccessError) {
+    // Said of a temporary sibling: said again of the target. Said of another file (an input): that file's.
+    if (error.path === path) return error;
+    return aboutWriting({ path: error.path }, writing) && writing !== undefined ? writeFailure(error.cause, path, options) : undefined;
+  }
   if (!aboutWriting(error, writing)) return undefined;
   const kind = failureKind(error);
   if (kind === undefined) return undefined;

@@ -71,9 +71,9 @@ describe('a folder the user cannot write', () => {
     }
   });
 
-  it('query and validate of an .annot in the folder say why SQLite cannot read it', async () => {
-    for (const command of ['query', 'validate']) {
-      const result = await asUser([command, join(ro, 'x.annot')]);
+  it('query, validate and convert of an .annot in the folder say why SQLite cannot read it', async () => {
+    for (const args of [['query'], ['validate'], ['convert', '<in>', join(home, 'out.vtt')]]) {
+      const result = await asUser(args.length === 1 ? [args[0], join(ro, 'x.annot')] : args.map((arg) => (arg === '<in>' ? join(ro, 'x.annot') : arg)));
       expect(result.code).toBe(1);
       expect(oneLine(result.stderr)).toMatch(/^annot: permission denied: cannot read .*x\.annot: it is an SQLite file in WAL mode, .*not writable for this user; .* \[ANNOT_PERMISSION_DENIED\]$/);
     }
