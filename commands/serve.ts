@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { FastifyInstance } from 'fastify';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { exitNow } from '../src/cli/process-guards.js';
 import type { AnnotationService } from '../src/service/annotation-service.js';
 import type { SavedFileStore } from '../src/service/saved-file-store.js';
 import { plural } from '../src/cli/finding-output.js';
@@ -118,6 +119,8 @@ export default class Serve extends AnnotCommand {
     const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
+      // A closed terminal: save and close as on Ctrl-C rather than die with the edits unsaved.
+      process.once('SIGHUP', () => resolve('SIGHUP'));
     });
     writeLine(`annot serve: listening on ${server.url}`);
     notice(`annot serve: serving ${location === undefined ? `an in-memory ${store.kind} store` : redactLocation(location)}${flags.token ? ' (bearer token required)' : ''}${flags.mcp ? `; MCP at ${server.url}/mcp` : ''}${flags.otel ? '; exporting traces over OTLP' : ''}; Ctrl-C stops`);
@@ -127,7 +130,7 @@ export default class Serve extends AnnotCommand {
     // A second signal while requests drain means "now".
     const force = () => {
       notice('annot serve: stopping immediately');
-      process.exit(1);
+      exitNow(1);
     };
     process.once('SIGINT', force);
     process.once('SIGTERM', force);

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { exitNow } from '../src/cli/process-guards.js';
 import { notice } from '../src/cli/output.js';
 
 export default class WorkerCommand extends AnnotCommand {
@@ -56,7 +57,7 @@ export default class WorkerCommand extends AnnotCommand {
     // A second signal while jobs finish means "now"; an interrupted job is taken again by another worker once its lock expires.
     const force = () => {
       notice('annot worker: stopping immediately');
-      process.exit(1);
+      exitNow(1);
     };
     process.once('SIGINT', force);
     process.once('SIGTERM', force);

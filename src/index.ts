@@ -123,6 +123,16 @@ export {
   TierOverlapError,
   UnknownTierError,
 } from './store/errors.js';
+export {
+  FileAccessError,
+  FileInUseError,
+  FileTooLargeError,
+  NoSpaceError,
+  OrphanJournalError,
+  PermissionDeniedError,
+  ReadOnlyFileSystemError,
+  WriteFailedError,
+} from './io/errors.js';
 
 // subtitle tracks
 export {

@@ -59,7 +59,7 @@ export default class RenderBeat extends AnnotCommand {
     if (isActionOnly(beat) && !('skipped' in result)) Object.assign(result, { skipped: ACTION_ONLY_SKIP });
     if (flags.out && 'beat_id' in result && !('skipped' in result)) {
       const [{ buildManifest }, { placeAssets }] = await Promise.all([import('../../src/render/manifest.js'), import('../../src/render/output-files.js')]);
-      placeAssets(buildManifest({ title: scene.title, style: scene.style }, [], [result]), flags.out);
+      await placeAssets(buildManifest({ title: scene.title, style: scene.style }, [], [result]), flags.out);
     }
     writeJson(result, pretty(flags.json));
   }

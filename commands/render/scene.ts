@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { formatFinding } from '../../src/adapters/finding.js';
+import { exitNow } from '../../src/cli/process-guards.js';
 import { notice, stdoutIsTerminal } from '../../src/cli/output.js';
 import { holdFlag, parseHold } from '../../src/cli/hold-flag.js';
 import { forceFlag, providerFlag, sceneQualityFlags } from '../../src/cli/render-flags.js';
@@ -73,7 +74,7 @@ export default class RenderScene extends AnnotCommand {
     const view = await SceneRenderView.open({ quiet, json: flags.json, terminal: stdoutIsTerminal(), total: job.unitCount });
     const controller = new AbortController();
     const onSigint = () => {
-      if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+      if (controller.signal.aborted) exitNow(EXIT_INTERRUPTED);
       controller.abort();
     };
     process.on('SIGINT', onSigint);

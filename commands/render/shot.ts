@@ -59,7 +59,7 @@ export default class RenderShot extends AnnotCommand {
     });
     if (flags.out) {
       const [{ buildManifest }, { placeAssets }] = await Promise.all([import('../../src/render/manifest.js'), import('../../src/render/output-files.js')]);
-      placeAssets(buildManifest({ title: scene.title, style: scene.style }, [result], []), flags.out);
+      await placeAssets(buildManifest({ title: scene.title, style: scene.style }, [result], []), flags.out);
     }
     writeJson(result, !flags.json && Boolean(process.stdout.isTTY));
   }

@@ -1,6 +1,7 @@
 import { AnnotError } from '../errors/annot-error.js';
 import { exitStatusFor, type ErrorCode } from '../errors/error-table.js';
 import { isSystemError, systemFailure } from '../errors/system-error.js';
+import { writeFailure } from '../io/write-failure.js';
 import { redactSecrets } from '../text/secret-redaction.js';
 
 /** The CLI's exit codes: the contract scripts and Makefiles rely on. */
@@ -36,12 +37,28 @@ function failureOf(error: unknown): CliFailure {
   if (isUsageError(error)) {
     return { message: (error as Error).message, exitCode: EXIT_USAGE, code: 'ANNOT_USAGE' };
   }
+  const diskFailure = diskFailureOf(error);
+  if (diskFailure !== undefined) return { message: diskFailure.message, exitCode: exitStatusFor(diskFailure.code), code: diskFailure.code };
   if (isSystemError(error)) {
     return { ...systemFailure(error), exitCode: EXIT_FAILURE };
   }
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   return { message: `internal error (${name}): ${message}`, exitCode: EXIT_FAILURE, code: 'ANNOT_INTERNAL' };
+}
+
+/**
+ * A full disk, a read-only folder or the file size limit that reached this point untyped (the
+ * writers type their own: io/write-failure.ts) still gets its typed code, with the path it names.
+ */
+function diskFailureOf(error: unknown): { message: string; code: ErrorCode } | undefined {
+  if (!(error instanceof Error) || error instanceof AnnotError) return undefined;
+  const path = (error as NodeJS.ErrnoException).path;
+  const typed = writeFailure(error, path ?? 'a file', { onDisk: false });
+  if (typed === undefined) return undefined;
+  // Without the write in hand, a permission error may be a read's: say only what was refused.
+  const message = typed.code === 'ANNOT_PERMISSION_DENIED' ? `permission denied: ${path ?? error.message}` : typed.message;
+  return { message, code: typed.code };
 }
 
 function isUsageError(error: unknown): boolean {

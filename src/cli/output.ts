@@ -12,14 +12,12 @@ import { once } from 'node:events';
 let pipeClosed = false;
 const closedListeners = new Set<() => void>();
 
+// Any other failure of stdout (a full disk) ends the process in one line: src/cli/process-guards.ts.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') {
-    pipeClosed = true;
-    for (const listener of closedListeners) listener();
-    closedListeners.clear();
-    return;
-  }
-  throw error;
+  if (error.code !== 'EPIPE') return;
+  pipeClosed = true;
+  for (const listener of closedListeners) listener();
+  closedListeners.clear();
 });
 
 /** Whether the reader of stdout has gone away (a `| head` that had enough). */

@@ -22,6 +22,8 @@ export function conversionProgress(label = 'annotations'): CountProgress {
           const { SingleBar } = module.default;
           bar = new SingleBar({ format: `{value} ${label} read`, stream: process.stderr, hideCursor: true }) as unknown as typeof bar;
           bar!.start(0, count);
+          // An interrupted run exits from its signal handler (process-guards.ts): the terminal gets its cursor back.
+          process.once('exit', () => bar?.stop());
         });
         return;
       }

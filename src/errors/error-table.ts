@@ -42,12 +42,8 @@ export const ERROR_TABLE = Object.freeze({
   ANNOT_INTERNAL: row(500, 'a bug in annot: please report it with the command and ANNOT_DEBUG=1 output'),
   // the operating system, as the CLI reports it (the server answers these as ANNOT_INTERNAL)
   ANNOT_SYSTEM_ENOENT: row(500, 'a file or directory that does not exist'),
-  ANNOT_SYSTEM_EACCES: row(500, 'permission denied on a file or directory'),
-  ANNOT_SYSTEM_EPERM: row(500, 'an operation the operating system does not permit'),
   ANNOT_SYSTEM_EISDIR: row(500, 'a directory where a file was expected'),
   ANNOT_SYSTEM_ENOTDIR: row(500, 'a path through something that is not a directory'),
-  ANNOT_SYSTEM_ENOSPC: row(500, 'no space left on the device'),
-  ANNOT_SYSTEM_EROFS: row(500, 'a write to a read-only file system'),
   ANNOT_SYSTEM_ERROR: row(500, 'another operating-system error; the message carries the system\'s own words'),
   // shared
   ANNOT_INVALID_INPUT: row(400, 'input that does not have the shape or the values the caller promised'),
@@ -89,6 +85,14 @@ export const ERROR_TABLE = Object.freeze({
   // A served file another program changed on disk: the edits are not saved over it (a clash with its state).
   ANNOT_FILE_CHANGED_ON_DISK: row(409, 'the served file was changed by another program, so the edits are not saved over it'),
   ANNOT_STRICT_FINDINGS: row(422, 'convert --strict refused the input because its reader reported findings; nothing was written'),
+  // files annot writes (src/io/errors.ts). Over HTTP these are the server's own disk, never the request's.
+  ANNOT_PERMISSION_DENIED: row(500, 'annot may not write the file or its folder (EACCES, EPERM); nothing was written'),
+  ANNOT_READ_ONLY_FILE_SYSTEM: row(500, 'the file is on a file system mounted read-only (EROFS); nothing was written'),
+  ANNOT_NO_SPACE: row(507, 'the device or the quota is full (ENOSPC, EDQUOT); nothing was written'),
+  ANNOT_FILE_TOO_LARGE: row(507, 'the file would pass the process\'s file size limit (EFBIG, ulimit -f); nothing was written'),
+  ANNOT_WRITE_FAILED: row(500, 'the device failed the write (EIO, SQLite\'s disk I/O error); nothing was written'),
+  ANNOT_FILE_IN_USE: row(409, 'an .annot file another process (an annot serve, mcp or worker) holds open; replacing it is refused'),
+  ANNOT_ORPHAN_JOURNAL: row(409, 'a -wal or -journal beside a missing or non-SQLite file: maybe still written by another process'),
   // time: query strings, tool arguments and body times in seconds or timecodes
   ANNOT_LOSSY_TIME: row(400, 'a time that cannot be held exactly at the requested rate (annot never rounds silently)'),
   ANNOT_INVALID_TIME: row(400, 'a time or interval that is malformed: fractional ticks, a rate of 0 or less, an end before its start'),

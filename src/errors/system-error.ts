@@ -2,7 +2,8 @@ import type { ErrorCode } from './error-table.js';
 
 /**
  * What the operating system said (a Node.js error with an errno code such as ENOENT), in annot's
- * words and with a registered code. Only the errors annot words itself have a code of their own;
+ * words and with a registered code (a refused or failed write has its own codes: io/write-failure.ts).
+ * Only the errors annot words itself have a code of their own;
  * any other says ANNOT_SYSTEM_ERROR with the system's message.
  */
 export interface SystemFailure {
@@ -17,12 +18,8 @@ interface SystemError extends Error {
 
 const WORDED: Readonly<Record<string, { code: ErrorCode; says: string }>> = {
   ENOENT: { code: 'ANNOT_SYSTEM_ENOENT', says: 'no such file or directory' },
-  EACCES: { code: 'ANNOT_SYSTEM_EACCES', says: 'permission denied' },
-  EPERM: { code: 'ANNOT_SYSTEM_EPERM', says: 'permission denied' },
   EISDIR: { code: 'ANNOT_SYSTEM_EISDIR', says: 'is a directory, expected a file' },
   ENOTDIR: { code: 'ANNOT_SYSTEM_ENOTDIR', says: 'a part of the path is not a directory' },
-  ENOSPC: { code: 'ANNOT_SYSTEM_ENOSPC', says: 'no space left on the device' },
-  EROFS: { code: 'ANNOT_SYSTEM_EROFS', says: 'read-only file system' },
 };
 
 export function isSystemError(error: unknown): error is SystemError {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { canonicalJson } from '../json/canonical-json.js';
 import { writeAtomically } from '../io/atomic-file.js';
+import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js';
 import { runFfmpeg } from './local/ffmpeg.js';
 import type { SceneManifest } from './manifest.js';
 import { probeMedia } from './media-probe.js';
@@ -115,7 +115,7 @@ export async function writeAnimatic(manifest: SceneManifest, path: string, optio
     const tags = (await probeMedia(path))?.tags ?? {};
     if (tags.comment === `${DIGEST_PREFIX}${digest}`) return { written: false, path, subtitles: subtitlesPath, duration, parts: parts.length };
   }
-  const temp = mkdtempSync(join(tmpdir(), 'annot-animatic-'));
+  const temp = makeScratchFolder('annot-animatic-');
   try {
     const srtPath = join(temp, 'lines.srt');
     writeFileSync(srtPath, srt);
@@ -123,7 +123,7 @@ export async function writeAnimatic(manifest: SceneManifest, path: string, optio
     mkdirSync(dirname(path), { recursive: true });
     await writeAtomically(path, (atomicTemp) => runFfmpeg([...args, atomicTemp], { signal: options.signal }));
   } finally {
-    rmSync(temp, { recursive: true, force: true });
+    removeScratchFolder(temp);
   }
   return { written: true, path, subtitles: subtitlesPath, duration, parts: parts.length };
 }

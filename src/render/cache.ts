@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { writeFailure } from '../io/write-failure.js';
 import type { Asset, RequestTicket } from './providers/provider.js';
 
 /** The cache directory: ANNOT_CACHE_DIR, else $XDG_CACHE_HOME/annot, else ~/.cache/annot. */
@@ -30,18 +31,30 @@ export interface StoredUnit {
  * render the same scene at once: writers queue instead of failing, readers never block.
  * API keys are never stored: nothing written here comes from the credentials.
  */
+/** The cache's SQLite file, in WAL mode; a folder or disk it cannot be written to is one typed line naming it. */
+function openCacheFile(dir: string, path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    mkdirSync(dir, { recursive: true });
+    db = new Database(path);
+    db.pragma('busy_timeout = 10000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    return db;
+  } catch (error) {
+    db?.close();
+    throw writeFailure(error, path) ?? error;
+  }
+}
+
 export class RenderCache {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly stmts: ReturnType<RenderCache['prepare']>;
 
   constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
     this.path = join(dir, CACHE_FILE_NAME);
-    this.db = new Database(this.path);
-    this.db.pragma('busy_timeout = 10000');
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openCacheFile(dir, this.path);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS units (
         namespace TEXT NOT NULL, key TEXT NOT NULL, result TEXT NOT NULL, note TEXT NOT NULL, stored_at REAL NOT NULL,

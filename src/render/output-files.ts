@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { writeAtomically } from '../io/atomic-file.js';
+import { removeTemporary, temporarySiblingOf, trackTemporary } from '../io/temporary-files.js';
+import { writeFailure } from '../io/write-failure.js';
 import { withoutCredentials } from './credentials.js';
 import { ManifestOfOtherSceneError } from './errors.js';
 import type { SceneManifest } from './manifest.js';
@@ -16,7 +18,7 @@ import type { SceneManifest } from './manifest.js';
 export async function writeIfChanged(path: string, content: string | Uint8Array): Promise<boolean> {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
   if (existsSync(path) && readFileSync(path).equals(bytes)) return false;
-  mkdirSync(dirname(path), { recursive: true });
+  makeFolderFor(path);
   await writeAtomically(path, async (temp) => writeFileSync(temp, bytes));
   return true;
 }
@@ -31,18 +33,20 @@ export async function produceIfChanged(
   /** For formats whose bytes vary with the same content (SQLite pages): whether two files hold the same. */
   sameContent?: (existingPath: string, newPath: string) => Promise<boolean>,
 ): Promise<boolean> {
-  mkdirSync(dirname(path), { recursive: true });
+  makeFolderFor(path);
   let changed = false;
-  const temp = join(dirname(path), `.${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2)}${extname(path)}`);
+  // Named like writeAtomically's own temporaries: removed if the run is interrupted, or by the next run if it was killed.
+  const temp = temporarySiblingOf(path);
+  trackTemporary(temp);
   try {
     await write(temp);
     changed = !existsSync(path) || !readFileSync(path).equals(readFileSync(temp));
     if (changed && existsSync(path) && sameContent) changed = !(await sameContent(path, temp).catch(() => false));
     if (changed) await writeAtomically(path, async (atomicTemp) => copyFileSync(temp, atomicTemp));
+  } catch (error) {
+    throw writeFailure(error, path, { writing: [temp, path] }) ?? error;
   } finally {
-    rmSync(temp, { force: true });
-    rmSync(`${temp}-wal`, { force: true });
-    rmSync(`${temp}-shm`, { force: true });
+    removeTemporary(temp);
   }
   return changed;
 }
@@ -147,30 +151,31 @@ export function sceneFolderName(title: string): string {
  * space), never a hard link: editing an output must not edit the cache. A placed file that
  * already holds the same bytes is left alone (its mtime too). Returns the paths placed.
  */
-export function placeAssets(manifest: SceneManifest, dir: string): string[] {
+export async function placeAssets(manifest: SceneManifest, dir: string): Promise<string[]> {
   const folder = join(dir, sceneFolderName(manifest.title));
   const placed: string[] = [];
-  const place = (source: unknown, name: string) => {
+  const place = async (source: unknown, name: string) => {
     if (typeof source !== 'string' || source === '' || !existsSync(source)) return;
-    mkdirSync(folder, { recursive: true });
+    makeFolderFor(join(folder, `${name}${extname(source)}`));
     const target = join(folder, `${name}${extname(source)}`);
-    if (!sameBytes(target, source)) {
-      const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      try {
-        rmSync(target, { force: true }); // an old hard link to the cache is unlinked, not written through
-        copyFileSync(source, temp, constants.COPYFILE_FICLONE);
-        renameSync(temp, target);
-      } finally {
-        rmSync(temp, { force: true });
-      }
-    }
+    // The rename replaces an old hard link to the cache rather than writing through it.
+    if (!sameBytes(target, source)) await writeAtomically(target, async (temp) => copyFileSync(source, temp, constants.COPYFILE_FICLONE));
     placed.push(target);
   };
-  for (const shot of manifest.shots) place((shot as { path?: string }).path, `shot-${safeId(shot.shot_id)}`);
+  for (const shot of manifest.shots) await place((shot as { path?: string }).path, `shot-${safeId(shot.shot_id)}`);
   for (const beat of manifest.beats) {
-    if ('beat_id' in beat && !('skipped' in beat)) place((beat as { path?: string }).path, `beat-${safeId(beat.beat_id)}`);
+    if ('beat_id' in beat && !('skipped' in beat)) await place((beat as { path?: string }).path, `beat-${safeId(beat.beat_id)}`);
   }
   return placed;
+}
+
+/** Creates the folder an output goes in; a folder that cannot be made is one typed line naming the output. */
+function makeFolderFor(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw writeFailure(error, path) ?? error;
+  }
 }
 
 /** Whether `target` is a separate file (not a hard link to `source`) with the same bytes. */

@@ -153,7 +153,7 @@ export class SceneJob {
     const inputs = [this.manifestPath, request.sceneFile];
     const outputs: SceneOutputs = {};
     if (request.out) {
-      outputs.assets = { dir: request.out, count: placeAssets(manifest, request.out).length };
+      outputs.assets = { dir: request.out, count: (await placeAssets(manifest, request.out)).length };
     }
     if (request.animatic) {
       const { writeAnimatic } = await import('./animatic.js');

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AnnotationService } from '../service/annotation-service.js';
 import { traceHttpRequests } from '../telemetry/http-server-spans.js';
@@ -66,10 +64,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // First, so every route registered below (the MCP mount included) runs inside its request's span.
   traceHttpRequests(app);
-  const scratchDir = mkdtempSync(join(tmpdir(), 'annot-serve-'));
+  const scratchDir = makeScratchFolder('annot-serve-');
   app.addHook('onClose', async () => {
     options.service.closeListings();
-    rmSync(scratchDir, { recursive: true, force: true });
+    removeScratchFolder(scratchDir);
   });
 
   // JSON is the only body the REST routes read; text/plain would reach them as a string.

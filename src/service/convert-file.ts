@@ -1,7 +1,6 @@
 import type { Finding } from '../adapters/finding.js';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DumpReport, FormatAdapter, LoadOptions } from '../adapters/adapter.js';
 import { loadIntoStore, parentsFirst } from '../adapters/load-into-store.js';
@@ -18,6 +17,8 @@ import { RationalTime } from '../time/rational-time.js';
 import type { Mutation } from '../oplog/mutation.js';
 import { isPostgresLocation } from './open-service-store.js';
 import { writeAtomically } from '../io/atomic-file.js';
+import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js';
+import { writeFailure } from '../io/write-failure.js';
 import { tierNameFindingsOfFile } from './tier-name-findings.js';
 
 export interface ConvertRequest {
@@ -68,7 +69,7 @@ export interface ConvertReport {
  * streams straight into the new file.
  */
 export async function convertFile(original: ConvertRequest): Promise<ConvertReport> {
-  const scratch = mkdtempSync(join(tmpdir(), 'annot-convert-'));
+  const scratch = makeScratchFolder('annot-convert-');
   const request = strictly(original);
   try {
     if (request.output === '-' && !request.to) throw new InvalidInputError('writing to standard output needs --to FORMAT');
@@ -78,11 +79,11 @@ export async function convertFile(original: ConvertRequest): Promise<ConvertRepo
     const target = inferFormat({ explicit: request.to, path: request.output });
     const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
     const write = (path: string) => convertInto(inputPath, source, path, target, request);
-    const report = request.output === '-' ? await write(outputPath) : await writeAtomically(outputPath, write);
+    const report = request.output === '-' ? await spooled(outputPath, write) : await writeAtomically(outputPath, write);
     if (request.output === '-') await copyToStdout(outputPath, request.stdout ?? process.stdout);
     return report;
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratchFolder(scratch);
   }
 }
 
@@ -216,7 +217,7 @@ function refuseFindingsUnderStrict(request: ConvertRequest): void {
 async function lossesTheSourceHad(dropped: DumpReport['dropped'], store: AnnotationStore, source: FormatAdapter, request: ConvertRequest): Promise<DumpReport['dropped']> {
   if (!dropped.some((entry) => stampedAttribute(entry.what))) return dropped;
   let sourceDropped: DumpReport['dropped'];
-  const scratch = mkdtempSync(join(tmpdir(), 'annot-source-losses-'));
+  const scratch = makeScratchFolder('annot-source-losses-');
   try {
     const codec = await source.codec();
     const report = await codec.dump(store, join(scratch, `dry-run${source.extensions[0] ?? ''}`), { targetName: '<dry run>', tier: request.tier, warn: () => {} });
@@ -224,7 +225,7 @@ async function lossesTheSourceHad(dropped: DumpReport['dropped'], store: Annotat
   } catch {
     return dropped; // a source format that cannot write this store back: report everything
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratchFolder(scratch);
   }
   const sourceCannotKeep = new Set(sourceDropped.map((entry) => stampedAttribute(entry.what)).filter((what) => what !== null));
   return dropped.filter((entry) => {
@@ -255,7 +256,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
         );
         return { from: 'postgres', to: target.name, annotations: (await source.count()) - wholeAnnotationsDropped(dumped.dropped), tiers: (await source.listTiers()).length, dropped: dumped.dropped, quantized: { count: 0, maxErrorSeconds: 0 } };
       };
-      const report = request.output === '-' ? await write(outputPath) : await writeAtomically(outputPath, write);
+      const report = request.output === '-' ? await spooled(outputPath, write) : await writeAtomically(outputPath, write);
       if (request.output === '-') await copyToStdout(outputPath, request.stdout ?? process.stdout);
       return report;
     } finally {
@@ -293,6 +294,18 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
     await target.close();
   }
   return { from: source.name, to: 'postgres', annotations: await staged.count(), tiers: (await staged.listTiers()).length, dropped: [], quantized };
+}
+
+/**
+ * Output for standard output is written to a scratch file first (writers want a path): a full
+ * temporary folder is said as such, not as a failure of some unnamed file.
+ */
+async function spooled<T>(scratchPath: string, write: (path: string) => Promise<T>): Promise<T> {
+  try {
+    return await write(scratchPath);
+  } catch (error) {
+    throw writeFailure(error, `the copy of standard output in ${dirname(dirname(scratchPath))}`, { onDisk: false, writing: [dirname(scratchPath)] }) ?? error;
+  }
 }
 
 /** Copies the output to standard output; a reader that went away (`| head`) is not a failure of the conversion. */

@@ -32,13 +32,12 @@ export interface ImportReport {
   readonly quantized: { count: number; max_error_seconds: number };
 }
 
-/** Annotations per logged transaction: large imports commit in steps, each all or nothing. */
-const IMPORT_BATCH = 5000;
-
 /**
  * Imports a file through the op-log: each tier the store lacks and each annotation becomes an
- * entry, so time travel (`stateAt`) covers imported data too. Tiers that already exist are
- * kept as they are.
+ * entry, so time travel (`stateAt`) covers imported data too. Tiers that already exist are kept as
+ * they are. The whole import is one logged transaction: all of it is in the store, or (a refused
+ * annotation, a crash, a killed server) none of it. The file is read whole first, so nothing is
+ * written before it has been read to its end.
  */
 export async function importIntoService(service: AnnotationService, request: ImportRequest): Promise<ImportReport> {
   registerBuiltinFormats();
@@ -55,28 +54,21 @@ export async function importIntoService(service: AnnotationService, request: Imp
       report: request.report ?? (() => {}),
     }),
   );
-  let clock = 0;
-  const newTiers: Mutation[] = [];
+  const mutations: Mutation[] = [];
   for (const tier of parentsFirst(document.tiers)) {
-    if (!(await service.store.getTier(tier.name))) newTiers.push({ kind: 'add_tier', tier });
+    if (!(await service.store.getTier(tier.name))) mutations.push({ kind: 'add_tier', tier });
   }
-  if (newTiers.length > 0) clock = await service.apply(newTiers, request.actor);
-  let added = 0;
-  let batch: Mutation[] = [];
-  for await (const annotation of document.annotations) {
-    batch.push({ kind: 'add_annotation', annotation });
-    if (batch.length >= IMPORT_BATCH) {
-      clock = await service.apply(batch, request.actor);
-      added += batch.length;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) {
-    clock = await service.apply(batch, request.actor);
-    added += batch.length;
-  }
+  const tiersAdded = mutations.length;
+  for await (const annotation of document.annotations) mutations.push({ kind: 'add_annotation', annotation });
+  const clock = mutations.length > 0 ? await service.apply(mutations, request.actor) : 0;
   const quantized = document.quantization();
-  return { format: format.name, annotations_added: added, tiers_added: newTiers.length, clock, quantized: { count: quantized.count, max_error_seconds: quantized.maxErrorSeconds } };
+  return {
+    format: format.name,
+    annotations_added: mutations.length - tiersAdded,
+    tiers_added: tiersAdded,
+    clock,
+    quantized: { count: quantized.count, max_error_seconds: quantized.maxErrorSeconds },
+  };
 }
 
 export interface ExportResult {

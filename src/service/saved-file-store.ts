@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { DumpReport, FormatAdapter } from '../adapters/adapter.js';
 import { writeAtomically } from '../io/atomic-file.js';
+import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js';
 import type { Mutation } from '../oplog/mutation.js';
 import type { MutationContext, OpLogEntry } from '../oplog/op-log-entry.js';
 import { MemoryStore } from '../store/memory.js';
@@ -88,12 +88,12 @@ export class SavedFileStore extends MemoryStore {
    * provenance) and the format cannot hold.
    */
   async dryRunLosses(): Promise<DumpReport['dropped']> {
-    const scratch = mkdtempSync(join(tmpdir(), 'annot-serve-losses-'));
+    const scratch = makeScratchFolder('annot-serve-losses-');
     try {
       const codec = await this.options.format.codec();
       return await this.inTurn(async () => (await codec.dump(this, join(scratch, `dry-run${this.options.format.extensions[0] ?? ''}`), { targetName: '<dry run>', warn: () => {} })).dropped);
     } finally {
-      rmSync(scratch, { recursive: true, force: true });
+      removeScratchFolder(scratch);
     }
   }
 

@@ -1,7 +1,7 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js';
 
 /** Standard input copied into a temporary file, for readers that need a path (and a head to sniff). */
 export interface SpooledInput {
@@ -12,13 +12,13 @@ export interface SpooledInput {
 
 /** Reads a stream (standard input) to its end into a temporary file. */
 export async function spoolInput(stream: NodeJS.ReadableStream = process.stdin): Promise<SpooledInput> {
-  const dir = mkdtempSync(join(tmpdir(), 'annot-stdin-'));
+  const dir = makeScratchFolder('annot-stdin-');
   const path = join(dir, 'stdin');
   try {
     await pipeline(stream, createWriteStream(path));
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    removeScratchFolder(dir);
     throw error;
   }
-  return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return { path, dispose: () => removeScratchFolder(dir) };
 }

@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, fsyncSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PermissionDeniedError } from '../io/errors.js';
 import { StoreFormatError } from './errors.js';
 import { ANNOT_APPLICATION_ID, ANNOT_TABLES, SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -19,11 +21,12 @@ const HEADER_BYTES = 100;
  * A zero-byte file and an SQLite database without any table are "fresh": SQLite itself treats them
  * as empty databases, and nothing in them can be lost.
  */
-export function inspectAnnotFile(path: string): AnnotFileState {
+export function inspectAnnotFile(path: string, { readHeader = true }: { readHeader?: boolean } = {}): AnnotFileState {
   const stat = statSync(path);
   if (!stat.isFile()) throw formatError(path, 'it is not a regular file');
   if (stat.size === 0) return { kind: 'fresh' };
-  checkHeader(path, stat.size);
+  // `readHeader` false: this process holds the file open already (see io/open-databases.ts), so it was checked.
+  if (readHeader) checkHeader(path, stat.size);
   return inspectSchema(path);
 }
 
@@ -71,6 +74,14 @@ function inspectSchema(path: string): AnnotFileState {
       tables = db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all();
       applicationId = db.pragma('application_id', { simple: true }) as number;
     } catch (error) {
+      if (needsWritableFolder(error)) {
+        throw new PermissionDeniedError(
+          path,
+          `permission denied: cannot read ${path}: it is an SQLite file in WAL mode, which SQLite reads only by creating ${path}-shm beside it, ` +
+            `and the folder ${dirname(path)} is not writable for this user; copy the file to a folder you can write`,
+          { cause: error },
+        );
+      }
       throw formatError(path, `its SQLite data is damaged (${(error as Error).message})`, error);
     }
     if (applicationId !== 0 && applicationId !== ANNOT_APPLICATION_ID) {
@@ -105,6 +116,12 @@ function inspectSchema(path: string): AnnotFileState {
   }
 }
 
+/** SQLite's refusal to read a WAL-mode file whose `-shm` it cannot create (a read-only folder or mount). */
+function needsWritableFolder(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY_CANTINIT';
+}
+
 /** Whether a WAL file sits beside `path`: some connection has it open, or a writer crashed. */
 export function hasWal(path: string): boolean {
   return existsSync(`${path}-wal`);
@@ -113,13 +130,29 @@ export function hasWal(path: string): boolean {
 /**
  * A read-only connection to a WAL file creates the `-wal` and `-shm` files it needs and cannot
  * remove them on close (only a writer checkpoints). When they were not there before and the
- * `-wal` is still empty, they hold nothing: remove them, so reading a file leaves no trace.
+ * `-wal` is still empty, they hold nothing: remove them, so reading a file leaves no trace. But a
+ * writer (an `annot serve`) may have opened the file meanwhile and be using them: only SQLite knows,
+ * so a read-write connection is opened and closed, and SQLite deletes them only when it is the last
+ * connection. A file this user may not write is left to the old rule (remove them when empty).
  */
 export function removeReaderSideFiles(path: string): void {
   try {
     if (statSync(`${path}-wal`).size !== 0) return;
   } catch {
     return;
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { fileMustExist: true });
+    if (!db.readonly) {
+      db.pragma('busy_timeout = 0');
+      db.prepare('SELECT count(*) FROM sqlite_schema').get();
+      return;
+    }
+  } catch {
+    return;
+  } finally {
+    db?.close();
   }
   rmSync(`${path}-wal`, { force: true });
   rmSync(`${path}-shm`, { force: true });

@@ -1,22 +1,21 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
-import { InvalidInputError, NotFoundError } from '../errors/annot-error.js';
+import { InvalidInputError } from '../errors/annot-error.js';
 import { annotationInterval, type Annotation } from '../model/annotation.js';
 import { isUuid } from '../model/ids.js';
 import type { Tier } from '../model/tier.js';
 import { holds } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
 import { TimeInterval } from '../time/time-interval.js';
-import { AnnotationNotFoundError, DuplicateAnnotationIdError, KeyMismatchError, StoreFormatError, UnknownTierError } from './errors.js';
+import { AnnotationNotFoundError, DuplicateAnnotationIdError, KeyMismatchError, UnknownTierError } from './errors.js';
 import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
 import { matchesIntersects, matchesRelations } from './relation-filter.js';
-import { hasWal, inspectAnnotFile, removeReaderSideFiles, syncFile, type AnnotFileState } from './sqlite-file.js';
+import { removeReaderSideFiles, syncFile } from './sqlite-file.js';
+import { busyAsInUse, openAnnotDatabase, type OpenedDatabase } from './sqlite-open.js';
+import { writeFailure } from '../io/write-failure.js';
 import { candidateRanges, keyRange, type CandidateRange } from './sqlite-interval-index.js';
 import { distinctIntervals } from './sqlite-interval-scan.js';
-import { migrationPath, runMigrations } from './sqlite-migrations.js';
 import { candidateRows, decodeOpRow, selectWindow } from './sqlite-reads.js';
 import { DUR_CLASS_PARAM, decode, decodeTier, encodeRow, idToBlob, type KeyRow, type OpRow, type PagedRow, type Row, type TierRow } from './sqlite-rows.js';
-import { SQLITE_SCHEMA_VERSION, initializeSchema } from './sqlite-schema.js';
 import { PAGE, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import type { WireJsonOptions } from '../model/wire-json.js';
 import { keyedWireJsonOfWindow, wireJsonOfRow, wireJsonOfWindow, type WireKeyRow, type WireRow } from './sqlite-wire-json.js';
@@ -79,67 +78,40 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
   /** Held while an addMany over an async iterable keeps its transaction open across awaits. */
   private busy: Promise<void> | null = null;
 
+  private readonly opened: OpenedDatabase;
+
   private constructor(
     readonly path: string,
-    db: Database.Database,
+    opened: OpenedDatabase,
     readonly readonly: boolean,
-    /** A read-only open of a file nobody else had open: close() removes the side files it made. */
-    private readonly cleanSideFiles: boolean,
     private readonly scratch: boolean,
+    private readonly busyTimeoutMs: number,
   ) {
     super();
+    this.opened = opened;
+    const db = opened.db;
     this.db = db;
     this.stmt = prepareStatements(db);
     this.runImmediate = db.transaction((work: () => unknown) => work()).immediate;
   }
 
-  /** Opens (or creates) the `.annot` file at `path`; `:memory:` gives a private in-memory store. */
+  /**
+   * Opens (or creates) the `.annot` file at `path`; `:memory:` gives a private in-memory store.
+   * The opening itself (checks, creation, the file a replaced path names, set-up) is sqlite-open.ts.
+   */
   static async open(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
     const readonly = options.readonly ?? false;
-    const inMemory = path === ':memory:';
-    if (inMemory && readonly) throw new InvalidInputError('an in-memory store cannot be read-only: it starts empty');
-    let state: AnnotFileState;
-    if (inMemory) {
-      state = { kind: 'fresh' };
-    } else if (!existsSync(path)) {
-      if (readonly || options.create === false) {
-        throw new NotFoundError(`${path}: no such .annot file${readonly ? '' : ' (open it with create: true to make one)'}`);
-      }
-      state = { kind: 'fresh' };
-    } else {
-      state = inspectAnnotFile(path);
-    }
-    if (readonly && state.kind === 'fresh') throw new StoreFormatError(`${path} is not an .annot file: it is empty`);
-    // Plan the migrations (and refuse an unreachable version) before anything touches the file.
-    const steps = state.kind === 'annot' ? migrationPath(path, state.version) : [];
-    if (readonly && steps.length > 0) {
-      throw new StoreFormatError(
-        `${path}: schema_version ${(state as { version: number }).version} needs upgrading to ${SQLITE_SCHEMA_VERSION}; open it once without readonly to migrate it`,
-      );
-    }
-    const cleanSideFiles = readonly && !hasWal(path);
-    const db = new Database(path, { readonly, fileMustExist: readonly });
+    const opened = openAnnotDatabase(path, {
+      readonly,
+      create: options.create ?? !readonly,
+      scratch: Boolean(options.scratch),
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    });
     try {
-      db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-      if (options.scratch && !readonly) {
-        // Pages of a new file need no journal to roll back; the in-memory journal covers the rest.
-        db.pragma('cache_size = -16384');
-        db.pragma('journal_mode = MEMORY');
-        db.pragma('synchronous = OFF');
-      } else {
-        db.pragma('cache_size = -65536');
-        if (!readonly) {
-          db.pragma('journal_mode = WAL');
-          // WAL with synchronous=NORMAL cannot corrupt the file; a power cut may lose the last commits.
-          db.pragma('synchronous = NORMAL');
-        }
-      }
-      if (state.kind === 'fresh') initializeSchema(db);
-      else runMigrations(db, path, steps);
-      return new SqliteStore(path, db, readonly, cleanSideFiles, Boolean(options.scratch) && !readonly);
+      return new SqliteStore(path, opened, readonly, Boolean(options.scratch) && !readonly, options.busyTimeoutMs ?? 5000);
     } catch (error) {
-      db.close();
-      if (cleanSideFiles) removeReaderSideFiles(path);
+      opened.db.close();
+      opened.closed();
       throw error;
     }
   }
@@ -180,7 +152,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
       return added;
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw error;
+      throw this.failure(error);
     } finally {
       release();
     }
@@ -404,10 +376,17 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     await this.idle();
     if (!this.db.open) return;
     // A scratch file becomes a store others read once renamed: WAL like every .annot, then synced.
-    if (this.scratch) this.db.pragma('journal_mode = WAL');
-    this.db.close();
-    if (this.scratch) syncFile(this.path);
-    if (this.cleanSideFiles) removeReaderSideFiles(this.path);
+    try {
+      if (this.scratch) this.db.pragma('journal_mode = WAL');
+      this.db.close();
+      if (this.scratch) syncFile(this.path);
+    } catch (error) {
+      if (this.db.open) this.db.close();
+      throw (this.readonly ? undefined : writeFailure(error, this.path)) ?? error;
+    } finally {
+      this.opened.closed();
+    }
+    if (this.opened.cleanSideFiles) removeReaderSideFiles(this.path);
   }
 
   // --- writes -----------------------------------------------------------------------------------
@@ -542,9 +521,21 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     this.tierNames = new Set(this.stmt.listTierNames.all() as string[]);
   }
 
-  /** Runs `work` in one BEGIN IMMEDIATE transaction (a savepoint when one is already open). */
+  /**
+   * Runs `work` in one BEGIN IMMEDIATE transaction (a savepoint when one is already open). A write
+   * the disk refuses (full, over the file size limit, read-only) is one typed error naming the file.
+   */
   private immediate<T>(work: () => T): T {
-    return this.runImmediate(work) as T;
+    try {
+      return this.runImmediate(work) as T;
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /** A write the disk refused (full, over the file size limit, read-only) or another writer's lock past the timeout, as one typed error naming the file. */
+  private failure(error: unknown): unknown {
+    return writeFailure(error, this.path) ?? busyAsInUse(error, this.path, this.busyTimeoutMs);
   }
 
   /** Waits while an async addMany holds the connection's transaction. */

@@ -69,7 +69,7 @@ const anything: unknown = new Proxy(function () {}, {
 });
 
 /** The exported bases that give no code of their own: every other class must have one. */
-const ABSTRACT = new Set(['AnnotError', 'FalError']);
+const ABSTRACT = new Set(['AnnotError', 'FalError', 'FileAccessError']);
 
 type ErrorClass = new (...args: unknown[]) => AnnotError;
 
@@ -169,7 +169,7 @@ describe('the surfaces read the registry', () => {
     const busy = Object.assign(new Error('EBUSY: resource busy or locked'), { code: 'EBUSY' });
     expect(describeFailure(busy)).toEqual({ code: 'ANNOT_SYSTEM_ERROR', exitCode: 1, message: 'EBUSY: resource busy or locked' });
     const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: 'out.vtt' });
-    expect(describeFailure(full)).toEqual({ code: 'ANNOT_SYSTEM_ENOSPC', exitCode: 1, message: 'out.vtt: no space left on the device' });
+    expect(describeFailure(full)).toEqual({ code: 'ANNOT_NO_SPACE', exitCode: 1, message: 'no space left on the device writing out.vtt' });
   });
 
   it('maps a code only JavaScript could throw by its family, never to a status the registry lacks', () => {

@@ -41,6 +41,10 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
 
     scope.post('/import', {
       schema: routeSchema('import a file (raw body or multipart field "file"); every tier and annotation it adds is logged', {
+        description:
+          'All or nothing: the upload is read whole, then every tier and annotation it adds is written in one transaction. A refused annotation, ' +
+          'a failure or a server stopped midway leaves none of it in the store; a client that got no answer finds all of it or none of it ' +
+          '(GET /oplog/latest-clock tells which: the clock moves by the number of tiers and annotations added).',
         querystring: IMPORT_QUERY,
         headers: headers(ACTOR_HEADER),
         body: {
