@@ -1,5 +1,6 @@
 import { AnnotError } from '../errors/annot-error.js';
 import { exitStatusFor } from '../errors/error-table.js';
+import { redactUrlCredentials } from '../text/redact-credentials.js';
 
 /** The CLI's exit codes: the contract scripts and Makefiles rely on. */
 export const EXIT_OK = 0;
@@ -19,6 +20,12 @@ export interface CliFailure {
  * its class so it is never a bare stack trace (ANNOT_DEBUG=1 shows the stack).
  */
 export function describeFailure(error: unknown): CliFailure {
+  const failure = failureOf(error);
+  // Whatever produced the message, a URL's password never reaches the terminal.
+  return { ...failure, message: redactUrlCredentials(failure.message) };
+}
+
+function failureOf(error: unknown): CliFailure {
   if (error instanceof AnnotError) {
     return { message: error.message, exitCode: exitStatusFor(error.code), code: error.code };
   }

@@ -1,6 +1,7 @@
 import { AnnotError, InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import { errorRow } from '../errors/error-table.js';
 import type { TierViolation } from '../model/tier-constraint.js';
+import { redactUrlCredentials } from '../text/redact-credentials.js';
 import type { ValidationIssue } from '../schemas/validation-issue.js';
 
 /** The one error shape every failing response has, whatever failed: `{error: {code, message, details?}}`. */
@@ -102,12 +103,12 @@ export function httpFailure(error: unknown, options: { bodyLimit?: number } = {}
     failure = new MalformedBodyError(`the request body is not valid JSON: ${(error as Error).message}`);
   }
   if (failure instanceof AnnotError) {
-    return { status: statusFor(failure), body: { error: { code: failure.code, message: failure.message, ...detailsOf(failure) } } };
+    return { status: statusFor(failure), body: { error: { code: failure.code, message: redactUrlCredentials(failure.message), ...detailsOf(failure) } } };
   }
   const statusCode = (error as { statusCode?: unknown })?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     // A request error fastify raised that we have no class for: keep its status, say what it said.
-    return { status: statusCode, body: { error: { code: `ANNOT_HTTP_${statusCode}`, message: (error as Error).message } } };
+    return { status: statusCode, body: { error: { code: `ANNOT_HTTP_${statusCode}`, message: redactUrlCredentials((error as Error).message) } } };
   }
   return {
     status: 500,

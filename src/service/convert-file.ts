@@ -281,7 +281,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
   for (const tier of parentsFirst(await staged.listTiers())) mutations.push({ kind: 'add_tier', tier });
   for (const [key, value] of Object.entries(await staged.listMeta())) mutations.push({ kind: 'set_meta', key, value });
   for await (const annotation of staged.all()) mutations.push({ kind: 'add_annotation', annotation });
-  const target = await openServiceStore(request.output);
+  const target = await openServiceStore(request.output, { create: true });
   try {
     await withSpan('adapter.dump postgres', { [ATTR_FORMAT]: 'postgres', [ATTR_ANNOTATION_COUNT]: await staged.count() }, () =>
       target.applyLogged(mutations, { actor: 'cli:convert', receivedAt: RationalTime.now(1000) }),
