@@ -57,6 +57,18 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   // Only an uploaded file is opened while answering a request: not an .annot file (or a newer one).
   ANNOT_STORE_FORMAT: row(422),
   ANNOT_PROJECT_RATE_MISMATCH: row(422),
+  // A PostgreSQL project a read names and the database does not hold (reading never creates one).
+  ANNOT_PROJECT_NOT_FOUND: row(404),
+  // The PostgreSQL server of a store URL: not reachable (refused, host unknown, timeout, connection lost).
+  ANNOT_STORE_UNREACHABLE: row(503),
+  // The database a store URL names does not exist on its server.
+  ANNOT_STORE_DATABASE_NOT_FOUND: row(500),
+  // The role a store URL logs in as does not exist on its server.
+  ANNOT_STORE_ROLE_NOT_FOUND: row(500),
+  // The server refused the store URL's password (wrong, or none given where one is asked for).
+  ANNOT_STORE_AUTH_FAILED: row(500),
+  // The store's role may log in but lacks a privilege annot needs (create its schema, use its tables).
+  ANNOT_STORE_PERMISSION_DENIED: row(500),
   // op-log and service
   ANNOT_PRECONDITION_FAILED: row(412),
   ANNOT_PRECONDITION_REQUIRED: row(428),
@@ -73,6 +85,8 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   ANNOT_UNKNOWN_FORMAT: row(400),
   ANNOT_FORMAT_PARSE: row(422),
   ANNOT_UNREPRESENTABLE: row(422),
+  // A compressed input that inflates past what a reader can hold, or like a gzip bomb (refused while inflating).
+  ANNOT_INPUT_TOO_LARGE: row(413),
 });
 
 /** The row of a code, if the table has it (surfaces fall back on the error's family otherwise). */
