@@ -18,6 +18,7 @@ import { registerMetaRoutes } from './routes/meta.js';
 import { registerOpLogRoutes } from './routes/oplog.js';
 import { registerLiveRoutes, type LiveOptions } from './routes/live.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
+import { LIMITS } from '../model/limits.js';
 import { registerTierRoutes } from './routes/tiers.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -56,6 +57,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    // fastify's default (100) answered 414 for a tier name in the path longer than 100 characters,
+    // which a body could create; a name at LIMITS.nameChars, percent-encoded UTF-8, fits in this.
+    maxParamLength: 12 * LIMITS.nameChars,
     // A closing server still answers every request on a connection it had accepted (see drain.ts).
     return503OnClosing: false,
   });

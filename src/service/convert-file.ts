@@ -144,7 +144,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     // Otherwise hold the data in memory for the dump.
     const { MemoryStore } = await import('../store/memory.js');
     store = new MemoryStore();
-    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress });
+    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress, bounded: false });
     quantized = document.quantization();
   }
   try {

@@ -53,6 +53,7 @@ export async function openAnnotationFile(path: string, options: OpenOptions = {}
     report: options.report ?? (() => {}),
   });
   const store = new MemoryStore();
-  await loadIntoStore(document, store);
+  // Read once and let go: nothing is kept, so the limits of what annot keeps do not apply.
+  await loadIntoStore(document, store, { bounded: false });
   return { store, format, quantization: document.quantization() };
 }
