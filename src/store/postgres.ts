@@ -294,7 +294,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
   async applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
     return this.write(async (w) => {
       const clock = await w.lockClock();
-      for (const mutation of mutations) await w.apply(mutation);
+      await w.applyAll(mutations);
       const entries = mutations.map((mutation, i): OpLogEntry => ({ clock: clock + i + 1, ...entryFor(mutation, context) }));
       await w.appendLog(entries);
       return entries;
