@@ -43,14 +43,19 @@ export function copyLine(first: number, values: RowValues): string {
  * (CopyFail) and the error rejects, leaving the transaction for the caller to roll back. A row
  * the table refuses (a duplicate key, an overlap) rejects with PostgreSQL's error.
  */
-export async function copyAnnotations<T>(client: pg.ClientBase, pid: number, items: Iterable<T> | AsyncIterable<T>, encode: (item: T) => RowValues): Promise<number> {
-  const stream = client.query(copyFrom(COPY_ANNOTATIONS_SQL));
+export function copyAnnotations<T>(client: pg.ClientBase, pid: number, items: Iterable<T> | AsyncIterable<T>, encode: (item: T) => RowValues): Promise<number> {
+  return copyRows(client, COPY_ANNOTATIONS_SQL, items, (item) => copyLine(pid, encode(item)));
+}
+
+/** `COPY ... FROM STDIN` of one text line per item, written a thousand lines at a time; resolves with the number of rows. */
+export async function copyRows<T>(client: pg.ClientBase, sql: string, items: Iterable<T> | AsyncIterable<T>, line: (item: T) => string): Promise<number> {
+  const stream = client.query(copyFrom(sql));
   let count = 0;
   let lines = '';
   let pending = 0;
   try {
     for await (const item of items) {
-      lines += copyLine(pid, encode(item));
+      lines += line(item);
       count++;
       if (++pending === LINES_PER_WRITE) {
         const more = stream.write(lines);
@@ -67,4 +72,9 @@ export async function copyAnnotations<T>(client: pg.ClientBase, pid: number, ite
     await finished(stream).catch(() => undefined);
     throw error;
   }
+}
+
+/** A COPY text line of any values (the first being the project's number). */
+export function copyValuesLine(values: readonly (string | number | null)[]): string {
+  return values.map(copyField).join('\t') + '\n';
 }

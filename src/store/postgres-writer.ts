@@ -7,7 +7,7 @@ import { PreconditionFailedError } from '../oplog/errors.js';
 import type { Mutation } from '../oplog/mutation.js';
 import type { OpLogEntry } from '../oplog/op-log-entry.js';
 import { AnnotationNotFoundError, DuplicateAnnotationIdError, TierOverlapError, UnknownTierError } from './errors.js';
-import { copyAnnotations } from './postgres-copy.js';
+import { copyAnnotations, copyRows, copyValuesLine } from './postgres-copy.js';
 import { PG_SCHEMA } from './postgres-schema.js';
 import {
   SELECT_COLUMNS,
@@ -33,6 +33,7 @@ const INSERT_SQL = `INSERT INTO ${T}.annotations (pid, ${NAMES.join(', ')}) ` +
   `SELECT $1, ${NAMES.map((c) => `u.${c}`).join(', ')} ` +
   `FROM unnest(${WRITE_COLUMNS.map(([, type], i) => `$${i + 2}::${type}`).join(', ')}) WITH ORDINALITY AS u (${NAMES.join(', ')}, ord) ` +
   'ORDER BY u.ord';
+const COPY_OPLOG_SQL = `COPY ${T}.oplog (pid, clock, kind, target_id, payload, actor, received_v, received_r) FROM STDIN`;
 const UPDATE_SQL = `UPDATE ${T}.annotations SET ${WRITE_COLUMNS.slice(1).map(([c, type], i) => `${c} = $${i + 3}::${type.slice(0, -2)}`).join(', ')} ` +
   'WHERE pid = $1 AND id = $2::uuid';
 
@@ -290,6 +291,18 @@ export class PgWriter {
 
   async appendLog(entries: readonly OpLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
+    if (entries.length >= BULK_RUN) {
+      // An import's log: one COPY, not a statement whose arrays PostgreSQL must unpack.
+      await copyRows(this.client, COPY_OPLOG_SQL, entries, (e) =>
+        copyValuesLine([this.pid, e.clock, e.kind, e.target_id, JSON.stringify(e.payload), e.actor, e.received_at.v, e.received_at.r]),
+      );
+    } else {
+      await this.insertLog(entries);
+    }
+    await this.client.query(`UPDATE ${T}.projects SET clock = $2 WHERE pid = $1`, [this.pid, entries[entries.length - 1].clock]);
+  }
+
+  private async insertLog(entries: readonly OpLogEntry[]): Promise<void> {
     await this.client.query(
       `INSERT INTO ${T}.oplog (pid, clock, kind, target_id, payload, actor, received_v, received_r) ` +
         'SELECT $1, * FROM unnest($2::int8[], $3::text[], $4::text[], $5::json[], $6::text[], $7::int8[], $8::int8[])',
@@ -299,7 +312,6 @@ export class PgWriter {
         entries.map((e) => e.actor), entries.map((e) => e.received_at.v), entries.map((e) => e.received_at.r),
       ],
     );
-    await this.client.query(`UPDATE ${T}.projects SET clock = $2 WHERE pid = $1`, [this.pid, entries[entries.length - 1].clock]);
   }
 
   private async precondition(id: string, ifMatch: string): Promise<void> {

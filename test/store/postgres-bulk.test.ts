@@ -135,7 +135,8 @@ describeWithPostgres('PostgresStore addMany through COPY', unreachable, () => {
     expect(entries).toHaveLength(mutations.length);
     expect(await store.latestClock()).toBe(mutations.length);
     expect((await collect(store.all())).map((a) => a.id)).toEqual(annotations.map((a) => a.id));
-    expect((await store.readOpLog()).filter((e) => e.kind === 'add_annotation')).toHaveLength(annotations.length);
+    // The log went in through COPY too: every entry reads back as it was written, awkward texts included.
+    expect(await store.readOpLog()).toEqual(entries);
 
     const again = await pgStore();
     await prepare(again);
