@@ -19,6 +19,7 @@ import { registerOpLogRoutes } from './routes/oplog.js';
 import { registerLiveRoutes, type LiveOptions } from './routes/live.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
 import { LIMITS } from '../model/limits.js';
+import { redactUrlCredentials } from '../text/redact-credentials.js';
 import { registerTierRoutes } from './routes/tiers.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -81,7 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     const failure = httpFailure(error, { bodyLimit: request.routeOptions?.bodyLimit });
-    if (failure.internal) log(`annot serve: ${request.method} ${request.url} failed: ${failure.internal.stack ?? failure.internal.message}`);
+    if (failure.internal) log(redactUrlCredentials(`annot serve: ${request.method} ${request.url} failed: ${failure.internal.stack ?? failure.internal.message}`));
     if (failure.status === 401) {
       reply.header('WWW-Authenticate', request.headers.authorization ? `${WWW_AUTHENTICATE_REALM}, error="invalid_token"` : WWW_AUTHENTICATE_REALM);
     }
