@@ -98,6 +98,37 @@ async function rawCopy(table, create, columns) {
 class LoadOnly extends Error {}
 
 const NAMES = WRITE_COLUMNS.map(([c]) => c).join(', ');
+
+/**
+ * The path addMany took before (issue 23 §6): COPY into a temporary staging table, then one
+ * INSERT ... SELECT ... ORDER BY into a table of the same schema. Run with ANNOT_BENCH_PG_STAGED=1.
+ */
+async function stagedCopy() {
+  await admin.query(`DROP TABLE IF EXISTS public.${SAME}`);
+  await admin.query(`CREATE TABLE public.${SAME} (LIKE annot.annotations INCLUDING ALL)`);
+  const rate = new ProjectRate(705_600_000, RUN);
+  const t0 = performance.now();
+  await admin.query('BEGIN');
+  await admin.query(`CREATE TEMP TABLE annot_stage (ord int8, ${WRITE_COLUMNS.map(([c, type]) => `${c} ${type.slice(0, -2)}`).join(', ')}) ON COMMIT DROP`);
+  const stream = admin.query(copyFrom(`COPY pg_temp.annot_stage (ord, ${NAMES}) FROM STDIN`));
+  let lines = '';
+  let n = 0;
+  for (const a of timeline(N)) {
+    lines += copyLine(n, encodeAnnotation(a, rate));
+    if (++n % 1000 === 0) {
+      const more = stream.write(lines);
+      lines = '';
+      if (!more) await once(stream, 'drain');
+    }
+  }
+  stream.end(lines);
+  await finished(stream);
+  await admin.query(`INSERT INTO public.${SAME} (pid, ${NAMES}) SELECT 1, ${NAMES} FROM pg_temp.annot_stage ORDER BY ord`);
+  await admin.query('COMMIT');
+  const ms = performance.now() - t0;
+  await admin.query(`DROP TABLE public.${SAME}`);
+  return (N / ms) * 1000;
+}
 /** A bare table: the written columns, nothing else. */
 const bareCopy = () =>
   rawCopy(BARE, `CREATE TABLE public.${BARE} (pid integer, ${WRITE_COLUMNS.map(([c, type]) => `${c} ${type.slice(0, -2)}`).join(', ')})`, `pid, ${NAMES}`);
@@ -111,6 +142,7 @@ const store = await PostgresStore.open(URL_, { project: RUN });
 try {
   for (const name of ['sections', 'lines', 'words']) await store.addTier(makeTier({ name }));
   const schemaPerS = await sameSchemaCopy();
+  const stagedPerS = process.env.ANNOT_BENCH_PG_STAGED ? await stagedCopy() : null;
   const t0 = performance.now();
   await store.addMany(timeline(N));
   const ourPerS = (N / (performance.now() - t0)) * 1000;
@@ -130,6 +162,7 @@ try {
       ratio_to_bare_copy: (ourPerS / copyPerS).toFixed(2),
       raw_unnest_insert_per_s: Math.round(rawPerS),
       ratio_to_unnest: (ourPerS / rawPerS).toFixed(2),
+      ...(stagedPerS === null ? {} : { previous_path_staged_copy_then_insert_select_per_s: Math.round(stagedPerS), previous_path_ratio_to_same_schema: (stagedPerS / schemaPerS).toFixed(2) }),
     },
   });
 

@@ -14,10 +14,14 @@ export function checkTierBounds(tier: Tier): void {
   if (tier.parent !== null) checkTierName(tier.parent, 'parent');
 }
 
-/** Every name and text of an annotation held to the limits (for annotations not built by makeAnnotation). */
-export function checkAnnotationBounds(annotation: Annotation): void {
+/**
+ * Every name and text of an annotation held to the limits (for annotations not built by
+ * makeAnnotation). `which` names it in the message: its id by default, its place in a file for
+ * an import (`bad.vtt: annotation 2 (tier "cues")`), since a reader's ids are new.
+ */
+export function checkAnnotationBounds(annotation: Annotation, which = `annotation ${annotation.id}`): void {
   const fail = (path: string, reason: string | null) => {
-    if (reason !== null) throw new InvalidAnnotationError(annotation.id === undefined ? path : `annotation ${annotation.id}: ${path}`, reason);
+    if (reason !== null) throw new InvalidAnnotationError(`${which}: ${path}`, reason);
   };
   fail('tier', tooLong(annotation.tier, LIMITS.nameChars));
   if (annotation.reference.kind === 'media') fail('reference.asset_id', tooLong(annotation.reference.asset_id, LIMITS.idChars));

@@ -29,8 +29,8 @@ export function tooLong(value: string, limit: number): string | null {
 
 /**
  * The length of a JSON value as JSON text, counted until it passes `limit` (the walk stops
- * there, so a huge body costs no more than the limit to measure). Escapes in strings are not
- * counted: the figure is at most a little under JSON.stringify's.
+ * there, so a huge body costs no more than the limit to measure). JSON.stringify's length, but
+ * for escapes in strings, which are not counted.
  */
 export function jsonLengthPast(value: JsonValue | unknown, limit: number): boolean {
   let length = 0;
@@ -41,11 +41,11 @@ export function jsonLengthPast(value: JsonValue | unknown, limit: number): boole
     else if (typeof item === 'number' || typeof item === 'boolean') length += String(item).length;
     else if (item === null || item === undefined) length += 4;
     else if (Array.isArray(item)) {
-      length += 2 + item.length;
+      length += 2 + Math.max(0, item.length - 1);
       for (const element of item) stack.push(element);
     } else {
       const entries = Object.entries(item as Record<string, unknown>);
-      length += 2 + entries.length;
+      length += 2 + Math.max(0, entries.length - 1);
       for (const [key, element] of entries) {
         length += key.length + 3;
         stack.push(element);
