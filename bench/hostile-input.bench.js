@@ -2,7 +2,7 @@
 // 1,000,000 cues, each read in a child process of its own (peak RSS from the kernel's ru_maxrss).
 // Target (issue 14): peak RSS under 4 x the input's size + 150 MB. Run after `npm run build`.
 // HOSTILE_SCALE=0.1 makes every file ten times smaller (a quick check of the bench itself);
-// HOSTILE_FORMATS=textgrid,eaf runs only those formats.
+// HOSTILE_FORMATS=textgrid,eaf runs only those formats (jamz: the gzip bomb of issue 20).
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,13 +105,15 @@ if (child) {
   const codec = await descriptor.codec();
   let count = 0;
   let refused = null;
+  const started = performance.now();
   try {
     const document = await codec.load(path, { sourceName: path, now: new RationalTime(0, 1000), report: () => undefined });
     for await (const annotation of document.annotations) if (annotation) count++;
   } catch (error) {
     refused = `${error.code ?? error.name}: ${String(error.message).slice(0, 120)}`;
   }
-  process.stdout.write(JSON.stringify({ count, refused, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
+  const ms = performance.now() - started;
+  process.stdout.write(JSON.stringify({ count, refused, ms, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
   process.exit(0);
 }
 
@@ -155,6 +157,52 @@ for (const [name, format] of Object.entries(FORMATS)) {
     );
   }
 }
+if (!only || only.has('jamz')) await gzipBomb();
 rmSync(work, { recursive: true, force: true });
 process.exit(0);
+
+/**
+ * Issue 20: a .jamz gzip bomb, 4 MB inflating to 4 GiB (gzip members of 64 MiB of spaces behind
+ * the start of a JAMS file), read in a child of its own; beside it, in the same run, the same
+ * child reading a small real .jamz (the cost of starting, loading the reader and reading a file).
+ * Target: refused in under a second, peak RSS under 200 MB.
+ */
+async function gzipBomb() {
+  const { gzipSync } = await import('node:zlib');
+  const { writeFileSync } = await import('node:fs');
+  const bomb = join(work, 'bomb.jamz');
+  const block = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 });
+  writeFileSync(bomb, Buffer.concat([gzipSync('{"file_metadata": {}, "annotations": [{"namespace": "tag_open", "data": []'), ...Array.from({ length: 64 }, () => block)]));
+  const real = join(here, '../fixtures/jams/beats-nan.jamz');
+  const readIn = (path) => {
+    const started = performance.now();
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', 'jams/format.js', path], { encoding: 'utf8' });
+    return { wallMs: performance.now() - started, ...JSON.parse(run.stdout.trim().split('\n').pop()) };
+  };
+  const reference = readIn(real);
+  const refusal = readIn(bomb);
+  const size = statSync(bomb).size;
+  console.log(`jamz gzip bomb: ${(size / 1048576).toFixed(1)} MB in, 4 GiB claimed: ${refusal.refused ?? 'ACCEPTED'}; ${refusal.ms.toFixed(0)} ms in the reader, ${refusal.wallMs.toFixed(0)} ms for the process, peak RSS ${(refusal.maxRssKb / 1024).toFixed(0)} MB`);
+  console.log(`  reference, a real .jamz (${statSync(real).size} bytes): ${reference.ms.toFixed(0)} ms in the reader, ${reference.wallMs.toFixed(0)} ms for the process, peak RSS ${(reference.maxRssKb / 1024).toFixed(0)} MB`);
+  const refused = refusal.refused !== null && refusal.refused.startsWith('ANNOT_INPUT_TOO_LARGE');
+  for (const [what, figure, referenceFigure, unit, limit] of [
+    ['refusal time (whole process)', refusal.wallMs, reference.wallMs, 'ms', 1000],
+    ['peak RSS', refusal.maxRssKb / 1024, reference.maxRssKb / 1024, 'MB', 200],
+  ]) {
+    console.log(
+      'BENCH ' +
+        JSON.stringify({
+          name: `hostile jamz: 4 MB gzip bomb (4 GiB inflated), ${what}`,
+          figure: Math.round(figure),
+          unit,
+          reference: 'reading a small real .jamz, same child',
+          reference_figure: Math.round(referenceFigure),
+          ratio: Number((figure / referenceFigure).toFixed(2)),
+          target: `< ${limit} ${unit}`,
+          pass: refused && figure < limit,
+          extra: { input_mb: (size / 1048576).toFixed(1), reader_ms: Math.round(refusal.ms), refused: refusal.refused },
+        }),
+    );
+  }
+}
 void misses;

@@ -15,12 +15,18 @@ export default class Mcp extends AnnotCommand {
     file: Args.string({ description: 'the .annot file to edit (created when missing; shared with a running `annot serve`); omit it for an in-memory session', ignoreStdin: true }),
   };
   static override flags = {
-    store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file; shares its op-log with every other process on it', exclusive: ['file'] }),
+    store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file, created when missing; shares its op-log with every other process on it', exclusive: ['file'] }),
+    'max-message': Flags.string({
+      description: 'largest message read (e.g. 10MiB, 512k); a longer one is answered with a JSON-RPC error and skipped',
+      default: '10MiB',
+      env: 'ANNOT_MCP_MAX_MESSAGE',
+    }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Mcp);
-    const { runMcpOverStdio } = await import('../src/mcp/stdio.js');
-    await runMcpOverStdio({ path: flags.store ?? args.file, version: this.config.version });
+    const [{ runMcpOverStdio }, { parseByteSize }] = await Promise.all([import('../src/mcp/stdio.js'), import('../src/server/byte-size.js')]);
+    const maxMessageBytes = parseByteSize(flags['max-message'], '--max-message');
+    await runMcpOverStdio({ path: flags.store ?? args.file, version: this.config.version, maxMessageBytes });
   }
 }

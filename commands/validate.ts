@@ -20,7 +20,7 @@ export default class Validate extends AnnotCommand {
     '<%= config.bin %> validate fixtures/scenes/lighthouse.yaml',
   ];
   static override args = {
-    file: Args.string({ description: 'an annotation file in any format, a scene file, or - for standard input', ignoreStdin: true, required: true }),
+    file: Args.string({ description: 'an annotation file in any format, a scene file, - for standard input, or a postgres://…?project=name URL', ignoreStdin: true, required: true }),
   };
   static override flags = {
     format: Flags.string({ description: 'output: text (file:line:col: severity: message [code]), json (one document), github (workflow commands)', options: [...FINDING_FORMATS], default: 'text' }),
@@ -34,26 +34,28 @@ export default class Validate extends AnnotCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Validate);
     const format: FindingFormat = flags.json ? 'json' : (flags.format as FindingFormat);
-    const [{ isSceneFile }, { validateAnnotationFile }, { registerBuiltinFormats }, { spoolInput }] = await Promise.all([
+    const [{ isSceneFile }, { validateAnnotationFile }, { registerBuiltinFormats }, { spoolInput }, { isPostgresLocation, redactLocation }] = await Promise.all([
       import('../src/cli/scene-file-kind.js'),
       import('../src/service/validate-file.js'),
       import('../src/adapters/builtin.js'),
       import('../src/service/standard-input.js'),
+      import('../src/service/open-service-store.js'),
     ]);
     const fromStdin = args.file === '-';
     const spooled = fromStdin ? await spoolInput(process.stdin) : undefined;
     const path = spooled?.path ?? args.file;
-    const file = fromStdin ? '<stdin>' : args.file;
+    const database = !fromStdin && isPostgresLocation(args.file);
+    const file = fromStdin ? '<stdin>' : database ? redactLocation(args.file) : args.file;
     try {
       let report: Report;
-      if (flags.from === 'scene' || (!fromStdin && !flags.from && isSceneFile(path))) {
+      if (flags.from === 'scene' || (!fromStdin && !database && !flags.from && isSceneFile(path))) {
         // Loaded only for a scene, so validating an annotation file loads no render code.
         const { validateScene } = await import('../src/render/scene-validation.js');
         const scene = await validateScene(path, file);
         report = { kind: 'scene', file, format: 'scene', findings: scene.findings, scene };
       } else {
         registerBuiltinFormats();
-        const validation = await validateAnnotationFile(path, { from: flags.from, rate: flags.rate, sourceName: file });
+        const validation = await validateAnnotationFile(path, { from: flags.from, rate: flags.rate, sourceName: database ? undefined : file });
         report = { kind: 'annotations', file, format: validation.format, findings: validation.findings, summary: validation.summary };
       }
       const counts = countFindings(report.findings);

@@ -44,6 +44,24 @@ export class InputTooDeepError extends FormatParseError {
   }
 }
 
+/**
+ * Input larger than a reader allows: a compressed file that inflates past what any reader can
+ * hold, or so far past its compressed size that it can only be a gzip bomb. It is refused while
+ * it is read, so the refusal costs a few megabytes, never the size the input claims.
+ */
+export class InputTooLargeError extends FormatParseError {
+  override readonly code: ErrorCode = 'ANNOT_INPUT_TOO_LARGE';
+
+  constructor(
+    file: string,
+    /** How many bytes had been produced (inflated) when the input was refused. */
+    readonly bytes: number,
+    description: string,
+  ) {
+    super(file, {}, description);
+  }
+}
+
 /** No adapter matches the name, extension or content given. The message lists the known ones. */
 export class UnknownFormatError extends AnnotError {
   readonly code = 'ANNOT_UNKNOWN_FORMAT';

@@ -1,6 +1,17 @@
 import type { AnnotationStore } from '../store/store.js';
 import type { Annotation } from '../model/annotation.js';
+import { checkAnnotationBounds, checkTierBounds } from '../model/bounds.js';
+import { checkMetaEntry } from '../model/limits.js';
 import type { LoadedDocument } from './adapter.js';
+
+export interface LoadIntoStoreOptions {
+  readonly batchSize?: number;
+  readonly onProgress?: (written: number) => void;
+  /** Hold names and texts to the model's LIMITS (default true). */
+  readonly bounded?: boolean;
+  /** The file being imported, for messages: a refusal names it and the annotation's place in it. */
+  readonly sourceName?: string;
+}
 
 /**
  * Writes a loaded document into a store: tiers (parents first), metadata, then the annotations
@@ -8,18 +19,35 @@ import type { LoadedDocument } from './adapter.js';
  * annotations were written. `onProgress` is told the running count after each batch.
  * `batchSize: Infinity` streams everything into one addMany: one transaction, which lets a new
  * `.annot` file build its indexes once at the end instead of row by row.
+ *
+ * `bounded` (the default) holds every name and text to the model's LIMITS, as the service does:
+ * what is kept (a `.annot` file, a database, a served file) is refused past them. A store that
+ * only serves one read of a file (query, validate, a conversion between formats) passes false.
  */
 export async function loadIntoStore(
   document: LoadedDocument,
   store: AnnotationStore,
-  { batchSize = 10000, onProgress }: { batchSize?: number; onProgress?: (written: number) => void } = {},
+  options: LoadIntoStoreOptions = {},
 ): Promise<number> {
-  for (const tier of parentsFirst(document.tiers)) await store.addTier(tier);
-  for (const [key, value] of Object.entries(document.meta)) await store.setMeta(key, value);
-  if (batchSize === Number.POSITIVE_INFINITY) return store.addMany(counted(document.annotations, onProgress));
+  const { batchSize = 10000, onProgress, bounded = true, sourceName } = options;
+  const named = (error: unknown): unknown => {
+    if (sourceName !== undefined && error instanceof Error) error.message = `${sourceName}: ${error.message}`;
+    return error;
+  };
+  for (const tier of parentsFirst(document.tiers)) {
+    if (bounded) inSource(() => checkTierBounds(tier), named);
+    await store.addTier(tier);
+  }
+  for (const [key, value] of Object.entries(document.meta)) {
+    if (bounded) inSource(() => checkMetaEntry(key, value), named);
+    await store.setMeta(key, value);
+  }
+  const check = bounded ? boundsChecker(sourceName, named) : null;
+  if (batchSize === Number.POSITIVE_INFINITY) return store.addMany(counted(document.annotations, check, onProgress));
   let written = 0;
   let batch: Annotation[] = [];
   for await (const annotation of document.annotations) {
+    check?.(annotation);
     batch.push(annotation);
     if (batch.length >= batchSize) {
       written += await store.addMany(batch);
@@ -34,9 +62,10 @@ export async function loadIntoStore(
   return written;
 }
 
-async function* counted(annotations: AsyncIterable<Annotation>, onProgress?: (written: number) => void): AsyncGenerator<Annotation> {
+async function* counted(annotations: AsyncIterable<Annotation>, check: ((annotation: Annotation) => void) | null, onProgress?: (written: number) => void): AsyncGenerator<Annotation> {
   let count = 0;
   for await (const annotation of annotations) {
+    check?.(annotation);
     yield annotation;
     if (++count % 10000 === 0) onProgress?.(count);
   }
@@ -57,4 +86,21 @@ export function parentsFirst<T extends { name: string; parent: string | null }>(
   };
   for (const tier of tiers) visit(tier, new Set());
   return ordered;
+}
+
+function inSource(check: () => void, named: (error: unknown) => unknown): void {
+  try {
+    check();
+  } catch (error) {
+    throw named(error);
+  }
+}
+
+/** Checks each annotation in turn, naming it by its place in the file (ids of a reader are new) when the file is known. */
+function boundsChecker(sourceName: string | undefined, named: (error: unknown) => unknown): (annotation: Annotation) => void {
+  let place = 0;
+  return (annotation) => {
+    place++;
+    inSource(() => checkAnnotationBounds(annotation, sourceName === undefined ? undefined : `annotation ${place} (tier "${annotation.tier.slice(0, 40)}")`), named);
+  };
 }

@@ -24,6 +24,7 @@ export interface CliFailure {
  */
 export function describeFailure(error: unknown): CliFailure {
   const failure = failureOf(error);
+  // Whatever produced the message, no credential (a key, a token, a URL's password) reaches the terminal.
   return { ...failure, message: redactSecrets(failure.message, SECRET_ENVIRONMENT.map((name) => process.env[name])) };
 }
 

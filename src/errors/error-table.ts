@@ -76,6 +76,12 @@ export const ERROR_TABLE = Object.freeze({
   // Only an uploaded file is opened while answering a request: not an .annot file (or a newer one).
   ANNOT_STORE_FORMAT: row(422, 'a file or database that is not an annot store, or of a schema version this build cannot open'),
   ANNOT_PROJECT_RATE_MISMATCH: row(422, 'a project reopened with a time rate other than the one it was created with'),
+  ANNOT_PROJECT_NOT_FOUND: row(404, 'a PostgreSQL project a read names and the database does not hold (reading never creates one)'),
+  ANNOT_STORE_UNREACHABLE: row(503, 'the PostgreSQL server of a store URL cannot be reached (refused, host unknown, timeout, connection lost)'),
+  ANNOT_STORE_DATABASE_NOT_FOUND: row(500, 'the database a store URL names does not exist on its server'),
+  ANNOT_STORE_ROLE_NOT_FOUND: row(500, 'the role a store URL logs in as does not exist on its server'),
+  ANNOT_STORE_AUTH_FAILED: row(500, 'the server refused the store URL\'s password (wrong, or none given where one is asked for)'),
+  ANNOT_STORE_PERMISSION_DENIED: row(500, 'the store\'s role may log in but lacks a privilege annot needs (create its schema, use its tables)'),
   // op-log and service
   ANNOT_PRECONDITION_FAILED: row(412, 'a conditional write whose If-Match no longer matches: the annotation changed since it was read'),
   ANNOT_PRECONDITION_REQUIRED: row(428, 'a write sent without If-Match: annot refuses blind overwrites'),
@@ -101,6 +107,7 @@ export const ERROR_TABLE = Object.freeze({
   ANNOT_UNKNOWN_FORMAT: row(400, 'no format matches the name, extension or content given'),
   ANNOT_FORMAT_PARSE: row(422, 'a malformed input file; the message names the file, the place and what was expected'),
   ANNOT_INPUT_TOO_DEEP: row(422, 'input nested deeper than its reader allows (JSON arrays and objects, XML elements)'),
+  ANNOT_INPUT_TOO_LARGE: row(413, 'a compressed input that inflates past what a reader can hold, or like a gzip bomb (refused while inflating)'),
   ANNOT_UNREPRESENTABLE: row(422, 'the store holds something the target format cannot express at all'),
   ANNOT_CUES_OUT_OF_TIME_ORDER: row(422, 'a streamed conversion met cues out of start-time order, so they cannot be written as read'),
   // quality metrics

@@ -1,6 +1,9 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnnotationService } from '../service/annotation-service.js';
+import type { JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
+import { httpFailure } from '../server/errors.js';
+import { ANNOT_CODE_KEY, JSON_RPC_ERROR, jsonRpcError, readIncoming } from './incoming-message.js';
 import { buildMcpServer, type McpServerOptions } from './server.js';
 
 export const MCP_HTTP_PATH = '/mcp';
@@ -26,10 +29,24 @@ export async function mountMcpOverHttp(app: FastifyInstance, service: Annotation
   app.post(MCP_HTTP_PATH, {
     schema: {
       summary: 'the MCP tools over streamable HTTP (annot serve --mcp); stateless, JSON responses',
+      description:
+        'One JSON-RPC message per request (or a batch of them). A body that is not JSON is answered 400 with a -32700 parse error; a message ' +
+        'that is not a request the server can take 400 with -32600 (or -32602 for params that do not fit the method), with its id when it ' +
+        'can be read; a body over --max-body 413 with -32600. Every one of them is a JSON-RPC error object, as the tools\' answers are.',
       body: { content: { 'application/json': { schema: JSON_RPC } } },
-      response: { 200: jsonRpc('the JSON-RPC response'), 202: { description: 'a notification, accepted', type: 'null' }, ...NOT_ALLOWED_SCHEMA.response },
+      response: {
+        200: jsonRpc('the JSON-RPC response'),
+        202: { description: 'a notification, accepted', type: 'null' },
+        400: jsonRpc('a body that is not JSON (-32700), or not a JSON-RPC message the server can take (-32600, -32602)'),
+        413: jsonRpc('a body over the server\'s --max-body (-32600, data.annot_code ANNOT_BODY_TOO_LARGE)'),
+        415: jsonRpc('a body that is not application/json (-32600)'),
+        ...NOT_ALLOWED_SCHEMA.response,
+      },
     },
+    errorHandler: answerBodyErrorsAsJsonRpc,
   }, async (request: FastifyRequest, reply: FastifyReply) => {
+    const refusal = refusalOf(request.body);
+    if (refusal !== null) return reply.code(400).type('application/json; charset=utf-8').send(refusal);
     const server = buildMcpServer(service, options);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // From here on the transport writes the response itself.
@@ -56,4 +73,46 @@ export async function mountMcpOverHttp(app: FastifyInstance, service: Annotation
       .send({ jsonrpc: '2.0', error: { code: -32000, message: 'this MCP endpoint is stateless: send JSON-RPC requests with POST' }, id: null });
   app.get(MCP_HTTP_PATH, { schema: NOT_ALLOWED_SCHEMA }, notAllowed);
   app.delete(MCP_HTTP_PATH, { schema: NOT_ALLOWED_SCHEMA }, notAllowed);
+}
+
+/**
+ * The JSON-RPC error a body earns before it reaches the MCP server, or null when every message
+ * in it is one the server can take. (The SDK's transport answers every such body with the same
+ * -32700 and id null; this says what is wrong, with the request's id.)
+ */
+function refusalOf(body: unknown): JSONRPCErrorResponse | null {
+  const messages = Array.isArray(body) && body.length > 0 ? body : [body];
+  for (const [index, message] of messages.entries()) {
+    const incoming = readIncoming(message);
+    if (incoming.kind === 'message') continue;
+    const answer = incoming.answer ?? jsonRpcError(null, JSON_RPC_ERROR.invalidRequest, `Invalid Request: ${incoming.reason}`);
+    if (messages.length > 1) answer.error.message += ` (the batch's message at index ${index})`;
+    return answer;
+  }
+  return null;
+}
+
+/**
+ * Errors fastify raises while reading the body of /mcp (too large, not JSON, empty, another
+ * content type), answered as JSON-RPC errors, since an MCP client reads nothing else there.
+ * Anything else (a missing bearer token, a closing server) goes on to the app's error handler.
+ */
+function answerBodyErrorsAsJsonRpc(error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const failure = httpFailure(error, { bodyLimit: request.routeOptions?.bodyLimit });
+  const code = failure.body.error.code;
+  if (code === 'ANNOT_BODY_TOO_LARGE') {
+    const limit = request.routeOptions?.bodyLimit;
+    const answer = jsonRpcError(null, JSON_RPC_ERROR.invalidRequest, `Invalid Request: the body is over the limit of ${limit} bytes (annot serve --max-body); none of it was read`, {
+      [ANNOT_CODE_KEY]: code,
+      limit_bytes: limit,
+    });
+    return reply.code(413).header('Connection', 'close').type('application/json; charset=utf-8').send(answer);
+  }
+  if (code === 'ANNOT_MALFORMED_BODY') {
+    return reply.code(400).type('application/json; charset=utf-8').send(jsonRpcError(null, JSON_RPC_ERROR.parse, `Parse error: ${failure.body.error.message}`));
+  }
+  if (code === 'ANNOT_UNSUPPORTED_MEDIA_TYPE') {
+    return reply.code(415).type('application/json; charset=utf-8').send(jsonRpcError(null, JSON_RPC_ERROR.invalidRequest, `Invalid Request: ${failure.body.error.message}`));
+  }
+  throw error;
 }

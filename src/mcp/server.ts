@@ -6,6 +6,7 @@ import { readPackageSchema } from '../schemas/package-schemas.js';
 import type { AnnotationService } from '../service/annotation-service.js';
 import { ATTR_CLOCK, ATTR_MCP_TOOL } from '../telemetry/attributes.js';
 import { recordFailure, withSpan } from '../telemetry/tracing.js';
+import { redactUrlCredentials } from '../text/secret-redaction.js';
 import { ALLEN_RELATIONS } from '../time/allen.js';
 import { ANNOT_TOOLS, type AnnotTool } from './tools.js';
 import { toolWording } from './tool-wording.js';
@@ -98,9 +99,9 @@ export function runTool(tool: AnnotTool, service: AnnotationService, args: Recor
  */
 function toolError(error: unknown): CallToolResult {
   const known = error instanceof AnnotError;
-  const message = toolWording(known
+  const message = redactUrlCredentials(toolWording(known
     ? error.message
-    : `internal error (${error instanceof Error ? error.name : typeof error}): ${error instanceof Error ? error.message : String(error)}`);
+    : `internal error (${error instanceof Error ? error.name : typeof error}): ${error instanceof Error ? error.message : String(error)}`));
   const code = known ? error.code : 'ANNOT_INTERNAL';
   return {
     content: [{ type: 'text', text: message }],

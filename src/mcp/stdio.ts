@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AnnotationService } from '../service/annotation-service.js';
 import { openServiceStore, redactLocation } from '../service/open-service-store.js';
 import { buildMcpServer } from './server.js';
+import { oneLine, StdioLineTransport } from './stdio-line-transport.js';
 
 export interface StdioSessionOptions {
   /** The `.annot` file to edit; without one the session works on a private in-memory store. */
@@ -11,6 +12,8 @@ export interface StdioSessionOptions {
   readonly version?: string;
   /** Where diagnostics go: never stdout, which carries the protocol alone. */
   readonly log?: (line: string) => void;
+  /** The largest message read, in bytes (`--max-message`); a longer one is answered with an error. Default 10 MiB. */
+  readonly maxMessageBytes?: number;
 }
 
 /** How long a closing session waits for calls already received to answer before it closes anyway. */
@@ -26,8 +29,8 @@ export async function runMcpOverStdio(options: StdioSessionOptions = {}): Promis
   keepStdoutForProtocol();
   const store = await openServiceStore(options.path, { create: true });
   const server = buildMcpServer(new AnnotationService(store), { version: options.version });
-  const transport = new StdioServerTransport();
-  transport.onerror = (error) => log(`annot mcp: ${error.message}`);
+  const transport = new StdioLineTransport(process.stdin, process.stdout, { maxMessageBytes: options.maxMessageBytes, log: (line) => log(`annot mcp: ${line}`) });
+  transport.onerror = (error) => log(`annot mcp: ${oneLine(error.message)}`);
   const pending = new PendingRequests();
   await server.connect(transport);
   pending.watch(transport);
@@ -68,7 +71,7 @@ class PendingRequests {
   private readonly ids = new Set<string | number>();
   private idle: (() => void) | undefined;
 
-  watch(transport: StdioServerTransport): void {
+  watch(transport: Transport): void {
     const receive = transport.onmessage;
     transport.onmessage = (message: JSONRPCMessage) => {
       if ('method' in message && 'id' in message) this.ids.add(message.id);

@@ -2,6 +2,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { mediaRef, annotationRef } from '../model/annotation.js';
+import { LIMITS } from '../model/limits.js';
 import { annotationToOutput, referenceToWire, tierToWire, wireWithSeconds, type AnnotationWire } from '../model/wire.js';
 import { wireJsonArray } from '../model/wire-json.js';
 import { listBodySchemas } from '../schemas/registry.js';
@@ -48,11 +49,13 @@ const seconds = z.union([
 const TIME_FORMS = 'seconds as a number or decimal string ("12.345"), a timecode "HH:MM:SS.mmm" or "MM:SS.mmm" (comma allowed), SMPTE "HH:MM:SS:FF" with fps, or the exact {v, r}';
 const fps = z.union([z.number().positive(), z.string()]).optional()
   .describe('frames per second of SMPTE "HH:MM:SS:FF" times: 24, 25, 29.97 or "30000/1001"');
-const actor = z.string().min(1).default(DEFAULT_ACTOR)
+const actor = z.string().min(1).max(LIMITS.idChars).default(DEFAULT_ACTOR)
   .describe('who makes this change, recorded in the op-log (e.g. "agent:claude", "user:alice"); default "anonymous"');
 const rate = z.number().int().positive().optional()
   .describe('ticks per second the times are stored at (e.g. 1000 for milliseconds, 48000 for audio samples). Omit it to use the finest decimal rate the digits need, at least 1000; with a rate, a time that is not a whole number of ticks is an error, never rounded');
-const annotationId = z.string().min(1).describe('the annotation\'s id (a UUID)');
+const annotationId = z.string().min(1).max(64).describe('the annotation\'s id (a UUID)');
+/** Tier names are held to LIMITS.nameChars on every surface: the schema says so, and refuses before the service does. */
+const tierName = z.string().min(1).max(LIMITS.nameChars).describe(`a tier name (at most ${LIMITS.nameChars} characters)`);
 
 const addAnnotation = defineTool({
   name: 'add_annotation',
@@ -67,17 +70,17 @@ const addAnnotation = defineTool({
     'Set generated_by to the model or agent that produced the content (e.g. "agent:whisper-large-v3") and confidence when it is a suggestion ' +
     'a human should review with accept_ai_suggestion.',
   input: {
-    tier: z.string().min(1).describe('the tier to add it to'),
-    asset_id: z.string().min(1).optional().describe('the media asset the span is on (a file name or URI)'),
+    tier: tierName.describe('the tier to add it to'),
+    asset_id: z.string().min(1).max(LIMITS.idChars).optional().describe(`the media asset the span is on (a file name or URI, at most ${LIMITS.idChars} characters)`),
     start_seconds: seconds.optional().describe(`span start: ${TIME_FORMS}`),
     end_seconds: seconds.optional().describe('span end, exclusive, in the same forms; equal to start for a point'),
     target_annotation_id: z.string().min(1).optional().describe('instead of a span: the id of the annotation this one is about'),
-    body: z.record(z.string(), z.unknown()).describe('the content, an object valid against body_schema_uri, e.g. {"text": "hello"}'),
-    body_schema_uri: z.string().default(DEFAULT_BODY_SCHEMA_URI).describe(`the body's schema URI (default ${DEFAULT_BODY_SCHEMA_URI})`),
+    body: z.record(z.string(), z.unknown()).describe(`the content, an object valid against body_schema_uri, e.g. {"text": "hello"}; at most ${LIMITS.bodyChars} characters as JSON (1 MiB)`),
+    body_schema_uri: z.string().max(LIMITS.nameChars).default(DEFAULT_BODY_SCHEMA_URI).describe(`the body's schema URI (default ${DEFAULT_BODY_SCHEMA_URI})`),
     rate,
     fps,
     confidence: z.number().min(0).max(1).nullable().optional().describe('0..1 for a machine suggestion; omit or null for a human annotation'),
-    generated_by: z.string().min(1).optional().describe('what produced the content (provenance was_generated_by); default "server:annot"'),
+    generated_by: z.string().min(1).max(LIMITS.idChars).optional().describe('what produced the content (provenance was_generated_by); default "server:annot"'),
     actor,
   },
   output: annotationShape,
@@ -122,10 +125,10 @@ const queryAnnotationsTool = defineTool({
     'Without a window, every annotation (of the tier) is listed, including reviews and other annotations without a time. ' +
     `At most limit results (default ${DEFAULT_QUERY_LIMIT}); truncated tells whether there were more.`,
   input: {
-    tier: z.string().min(1).optional().describe('only annotations on this tier'),
+    tier: tierName.optional().describe('only annotations on this tier'),
     start_seconds: seconds.optional().describe(`window start: ${TIME_FORMS}`),
     end_seconds: seconds.optional().describe('window end, exclusive, in the same forms'),
-    relation: z.string().default('intersects').describe(`how an annotation relates to the window: intersects (default) or one of ${ALLEN_RELATIONS.join(', ')}`),
+    relation: z.string().max(64).default('intersects').describe(`how an annotation relates to the window: intersects (default) or one of ${ALLEN_RELATIONS.join(', ')}`),
     rate,
     fps,
     limit: z.number().int().positive().max(MAX_QUERY_LIMIT).default(DEFAULT_QUERY_LIMIT).describe(`the most annotations to return (default ${DEFAULT_QUERY_LIMIT}, at most ${MAX_QUERY_LIMIT})`),
@@ -213,10 +216,10 @@ const addTier = defineTool({
     'TIME_SUBDIVISION (children tile each parent annotation), INCLUDED_IN (children lie inside one), ' +
     'SYMBOLIC_SUBDIVISION and SYMBOLIC_ASSOCIATION (children refer to a parent annotation and have no time). Returns the tier.',
   input: {
-    name: z.string().min(1).describe('the tier name'),
+    name: tierName.describe('the tier name'),
     stereotype: z.enum(['NONE', 'TIME_SUBDIVISION', 'INCLUDED_IN', 'SYMBOLIC_SUBDIVISION', 'SYMBOLIC_ASSOCIATION']).default('NONE')
       .describe('how the tier depends on its parent (NONE: independent, the default)'),
-    parent: z.string().min(1).nullable().optional().describe('the parent tier, required unless stereotype is NONE'),
+    parent: tierName.nullable().optional().describe('the parent tier, required unless stereotype is NONE'),
     metadata: z.record(z.string(), z.unknown()).optional().describe('free JSON metadata (participant, language, annotator...)'),
     actor,
   },

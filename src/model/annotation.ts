@@ -4,6 +4,7 @@ import { InvalidAnnotationError } from './errors.js';
 import { isUuid, newAnnotationId, normalizeUuid } from './ids.js';
 import { copyJsonObject, type JsonObject } from '../json/json-body.js';
 import { makeProvenance, type Provenance, type ProvenanceInit } from './provenance.js';
+import { bodyTooLong, LIMITS, tooLong } from './limits.js';
 
 /** Standoff reference to a stretch of an immutable media asset. */
 export interface MediaRef {
@@ -52,6 +53,12 @@ export function makeAnnotation(init: AnnotationInit): Annotation {
   if (typeof init !== 'object' || init === null) throw new InvalidAnnotationError('annotation', 'expected an object');
   const id = init.id === undefined ? newAnnotationId() : checkUuid(init.id, 'id');
   if (typeof init.tier !== 'string' || init.tier.length === 0) throw new InvalidAnnotationError('tier', 'expected a non-empty tier name');
+  const tierReason = tooLong(init.tier, LIMITS.nameChars);
+  if (tierReason !== null) throw new InvalidAnnotationError('tier', `a tier name of ${tierReason}`);
+  // Copied first: the copy refuses a circular or sparse body, which the length walk could not measure.
+  const body = copyJsonObject(init.body, 'body');
+  const bodyReason = bodyTooLong(body);
+  if (bodyReason !== null) throw new InvalidAnnotationError('body', bodyReason);
   parseBodySchemaUri(init.body_schema_uri);
   const confidence = init.confidence ?? null;
   if (confidence !== null && (typeof confidence !== 'number' || !(confidence >= 0 && confidence <= 1))) {
@@ -61,7 +68,7 @@ export function makeAnnotation(init: AnnotationInit): Annotation {
     id,
     tier: init.tier,
     reference: makeReference(init.reference),
-    body: copyJsonObject(init.body, 'body'),
+    body,
     body_schema_uri: init.body_schema_uri,
     provenance: makeProvenance(init.provenance),
     confidence,
@@ -115,6 +122,8 @@ function makeReference(reference: Reference): Reference {
     if (typeof reference.asset_id !== 'string' || reference.asset_id.length === 0) {
       throw new InvalidAnnotationError('reference.asset_id', 'expected a non-empty asset id');
     }
+    const assetReason = tooLong(reference.asset_id, LIMITS.idChars);
+    if (assetReason !== null) throw new InvalidAnnotationError('reference.asset_id', `an asset id of ${assetReason}`);
     if (!(reference.interval instanceof TimeInterval)) throw new InvalidAnnotationError('reference.interval', 'expected a TimeInterval');
     return Object.freeze({ kind: 'media', asset_id: reference.asset_id, interval: reference.interval });
   }

@@ -1,5 +1,6 @@
 import { RationalTime, UNKNOWN_GENERATED_AT, isUnknownGeneratedAt } from '../time/rational-time.js';
 import { InvalidAnnotationError } from './errors.js';
+import { LIMITS, tooLong } from './limits.js';
 
 export { UNKNOWN_GENERATED_AT, isUnknownGeneratedAt };
 
@@ -56,5 +57,7 @@ export function generatedAtIsKnown(provenance: Provenance): boolean {
 
 function nonEmpty(value: unknown, path: string): string {
   if (typeof value !== 'string' || value.length === 0) throw new InvalidAnnotationError(path, 'expected a non-empty string');
+  const reason = tooLong(value, LIMITS.idChars);
+  if (reason !== null) throw new InvalidAnnotationError(path, reason);
   return value;
 }

@@ -1,5 +1,6 @@
 import { InvalidTierError } from './errors.js';
 import { copyJsonValue, type JsonValue } from '../json/json-body.js';
+import { checkTierName } from './limits.js';
 
 /**
  * ELAN's tier stereotypes: how a tier's annotations relate to its parent tier's.
@@ -45,12 +46,14 @@ export function makeTier(init: TierInit): Tier {
   if (typeof init !== 'object' || init === null) throw new InvalidTierError('tier', 'expected an object {name, stereotype?, parent?, metadata?}');
   const { name, stereotype = 'NONE', parent = null, metadata = {} } = init;
   if (typeof name !== 'string' || name.length === 0) throw new InvalidTierError('name', 'expected a non-empty tier name');
+  checkTierName(name, 'name');
   if (!TIER_STEREOTYPES.includes(stereotype)) {
     throw new InvalidTierError('stereotype', `expected one of ${TIER_STEREOTYPES.join(', ')}, got ${JSON.stringify(stereotype)}`);
   }
   if (parent !== null && (typeof parent !== 'string' || parent.length === 0)) {
     throw new InvalidTierError('parent', 'expected a non-empty tier name or null');
   }
+  if (parent !== null) checkTierName(parent, 'parent');
   if (stereotype !== 'NONE' && parent === null) {
     throw new InvalidTierError('parent', `stereotype ${stereotype} constrains a tier by its parent tier, so it needs one; name it in parent`);
   }

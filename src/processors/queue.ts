@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { InvalidInputError } from '../errors/annot-error.js';
-import { isPostgresLocation, redactLocation } from '../service/open-service-store.js';
+import { isPostgresLocation, redactLocation, withoutPassword } from '../service/open-service-store.js';
 import { JobNotFoundError, QueueUnavailableError } from './errors.js';
 import { resolveProcessorParams } from './registry.js';
 
@@ -172,5 +172,6 @@ function queuedLocation(store: string | null): string | null {
   if (store === ':memory:') {
     throw new InvalidInputError('a queued job cannot use an in-memory store: a worker could never see it; name a .annot file or a postgres:// URL');
   }
-  return isPostgresLocation(store) ? store : resolve(store);
+  // The password stays out of Redis: the worker takes it from its own --store, PGPASSWORD or ~/.pgpass.
+  return isPostgresLocation(store) ? withoutPassword(store) : resolve(store);
 }

@@ -3,7 +3,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { AnnotationService } from '../service/annotation-service.js';
-import { openServiceStore, redactLocation } from '../service/open-service-store.js';
+import { lendPassword, openServiceStore, redactLocation } from '../service/open-service-store.js';
 import { ProcessorParamsError, UnknownProcessorError } from './errors.js';
 import type { ProcessorProgress, ProcessorResult } from './processor.js';
 import { connectRedis, DEFAULT_QUEUE_NAME, redisUrlFrom, type ProcessorJobData, type QueueLocation } from './queue.js';
@@ -98,7 +98,7 @@ async function runJob(job: Job<ProcessorJobData, ProcessorResult>, defaultStore:
   const progress = progressReporter(job);
   let store;
   try {
-    store = await openServiceStore(location);
+    store = await openServiceStore(job.data.store === null ? location : lendPassword(location, defaultStore));
   } catch (error) {
     throw new Error(`cannot open store ${redactLocation(location)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

@@ -16,6 +16,8 @@ import { registerMetaRoutes } from './routes/meta.js';
 import { registerOpLogRoutes } from './routes/oplog.js';
 import { registerLiveRoutes, type LiveOptions } from './routes/live.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
+import { LIMITS } from '../model/limits.js';
+import { redactUrlCredentials } from '../text/secret-redaction.js';
 import { registerTierRoutes } from './routes/tiers.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -54,6 +56,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    // fastify's default (100) answered 414 for a tier name in the path longer than 100 characters,
+    // which a body could create; a name at LIMITS.nameChars, percent-encoded UTF-8, fits in this.
+    maxParamLength: 12 * LIMITS.nameChars,
     // A closing server still answers every request on a connection it had accepted (see drain.ts).
     return503OnClosing: false,
   });
@@ -75,7 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     const failure = httpFailure(error, { bodyLimit: request.routeOptions?.bodyLimit });
-    if (failure.internal) log(`annot serve: ${request.method} ${request.url} failed: ${failure.internal.stack ?? failure.internal.message}`);
+    if (failure.internal) log(redactUrlCredentials(`annot serve: ${request.method} ${request.url} failed: ${failure.internal.stack ?? failure.internal.message}`));
     if (failure.status === 401) {
       reply.header('WWW-Authenticate', request.headers.authorization ? `${WWW_AUTHENTICATE_REALM}, error="invalid_token"` : WWW_AUTHENTICATE_REALM);
     }

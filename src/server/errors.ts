@@ -1,6 +1,7 @@
 import { AnnotError, InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import { errorRow, type ErrorCode } from '../errors/error-table.js';
 import type { TierViolation } from '../model/tier-constraint.js';
+import { redactSecrets, redactUrlCredentials } from '../text/secret-redaction.js';
 import type { ValidationIssue } from '../schemas/validation-issue.js';
 
 /** The one error shape every failing response has, whatever failed: `{error: {code, message, details?}}`. */
@@ -112,12 +113,12 @@ export function httpFailure(error: unknown, options: { bodyLimit?: number } = {}
     failure = new MalformedBodyError(`the request body is not valid JSON: ${(error as Error).message}`);
   }
   if (failure instanceof AnnotError) {
-    return { status: statusFor(failure), body: { error: { code: failure.code, message: failure.message, ...detailsOf(failure) } } };
+    return { status: statusFor(failure), body: { error: { code: failure.code, message: redactUrlCredentials(failure.message), ...detailsOf(failure) } } };
   }
   const statusCode = (error as { statusCode?: unknown })?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     // A request error fastify raised that we have no class for: one documented code, its message kept.
-    const refused = new BadRequestError((error as Error).message);
+    const refused = new BadRequestError(redactSecrets((error as Error).message));
     return { status: statusFor(refused), body: { error: { code: refused.code, message: refused.message } } };
   }
   return {

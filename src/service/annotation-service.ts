@@ -20,6 +20,7 @@ import type { AnnotationPatch, AnnotationUpdate } from './annotation-updates.js'
 import { PreconditionRequiredError } from './errors.js';
 import { assertBatchKeepsTierConstraints, assertKeepsTierConstraints, type AnnotationEdit } from './tier-constraint-guard.js';
 import { queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
+import { checkMutationBounds } from './mutation-bounds.js';
 import { PageContinuations, queryPage, queryWirePage, type Page, type PagePosition, type WirePage } from './query-page.js';
 
 /** The generator of annotations created through the service without a provenance of their own. */
@@ -278,6 +279,7 @@ export class AnnotationService {
   apply(mutations: readonly Mutation[], actor: string): Promise<number> {
     return withSpan('store.apply', { [ATTR_STORE_KIND]: this.store.kind, [ATTR_MUTATION_COUNT]: mutations.length }, async (span) => {
       if (span.isRecording()) span.setAttribute(ATTR_MUTATION_KINDS, [...new Set(mutations.map((mutation) => mutation.kind))]);
+      checkMutationBounds(mutations);
       const entries = await this.store.applyLogged(mutations, { actor, receivedAt: this.clock() });
       const clock = entries.length > 0 ? entries[entries.length - 1].clock : await this.store.latestClock();
       span.setAttribute(ATTR_CLOCK, clock);

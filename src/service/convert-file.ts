@@ -17,6 +17,7 @@ import { RationalTime } from '../time/rational-time.js';
 import type { Mutation } from '../oplog/mutation.js';
 import { isPostgresLocation } from './open-service-store.js';
 import { writeAtomically } from '../io/atomic-file.js';
+import { loadDocument } from '../adapters/load-document.js';
 import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js';
 import { writeFailure } from '../io/write-failure.js';
 import { tierNameFindingsOfFile } from './tier-name-findings.js';
@@ -124,14 +125,14 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
   } else {
     const codec = await source.codec();
     const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () =>
-      codec.load(inputPath, loadOptions(request)),
+      loadDocument(codec, inputPath, loadOptions(request)),
     );
     if (target.name === 'annot') {
       // Into .annot the new file itself is the store, filled in one transaction (the file is a temporary one anyway).
       return withSpan('adapter.dump annot', { [ATTR_FORMAT]: 'annot' }, async (span) => {
         const file = await SqliteStore.open(outputPath, { create: true, scratch: true });
         try {
-          const written = await loadIntoStore(document, file, { onProgress: request.onProgress, batchSize: Number.POSITIVE_INFINITY });
+          const written = await loadIntoStore(document, file, { onProgress: request.onProgress, batchSize: Number.POSITIVE_INFINITY, sourceName: inputName(request) });
           reportTierNames(request, document.tiers.map((tier) => tier.name), inputPath);
           refuseFindingsUnderStrict(request);
           span.setAttribute(ATTR_ANNOTATION_COUNT, written);
@@ -145,7 +146,7 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     // Otherwise hold the data in memory for the dump.
     const { MemoryStore } = await import('../store/memory.js');
     store = new MemoryStore();
-    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress });
+    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress, bounded: false });
     quantized = document.quantization();
   }
   try {
@@ -270,11 +271,11 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
   let quantized = { count: 0, maxErrorSeconds: 0 };
   if (source.name === 'annot') {
     const { annotCodec } = await import('../adapters/annot/codec.js');
-    await loadIntoStore(await annotCodec.load(inputPath, loadOptions(request)), staged);
+    await loadIntoStore(await loadDocument(annotCodec, inputPath, loadOptions(request)), staged, { sourceName: inputName(request) });
   } else {
     const codec = await source.codec();
-    const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => codec.load(inputPath, loadOptions(request)));
-    await loadIntoStore(document, staged, { onProgress: request.onProgress });
+    const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(codec, inputPath, loadOptions(request)));
+    await loadIntoStore(document, staged, { onProgress: request.onProgress, sourceName: inputName(request) });
     quantized = document.quantization();
   }
   refuseFindingsUnderStrict(request);
@@ -282,7 +283,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
   for (const tier of parentsFirst(await staged.listTiers())) mutations.push({ kind: 'add_tier', tier });
   for (const [key, value] of Object.entries(await staged.listMeta())) mutations.push({ kind: 'set_meta', key, value });
   for await (const annotation of staged.all()) mutations.push({ kind: 'add_annotation', annotation });
-  const target = await openServiceStore(request.output);
+  const target = await openServiceStore(request.output, { create: true });
   try {
     await withSpan('adapter.dump postgres', { [ATTR_FORMAT]: 'postgres', [ATTR_ANNOTATION_COUNT]: await staged.count() }, () =>
       target.applyLogged(mutations, { actor: 'cli:convert', receivedAt: RationalTime.now(1000) }),
@@ -315,6 +316,11 @@ async function copyToStdout(path: string, stdout: NodeJS.WritableStream): Promis
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
   }
+}
+
+/** The input as messages name it. */
+function inputName(request: ConvertRequest): string {
+  return request.input === '-' ? '<stdin>' : request.input;
 }
 
 function loadOptions(request: ConvertRequest): LoadOptions {

@@ -7,6 +7,7 @@ import type { AnnotationStore } from '../store/store.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
 import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
+import { loadDocument } from '../adapters/load-document.js';
 import { unknownTierMessage } from './tier-lookup.js';
 
 /**
@@ -69,7 +70,7 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
   const [sourceCodec, targetCodec] = await Promise.all([source.codec(), target.codec()]);
   if (!streams(sourceCodec, targetCodec)) return { kind: 'cannot_stream' };
   if (targetCodec.writeCues === undefined) return convertInTwoPasses(request, sourceCodec, targetCodec);
-  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => sourceCodec.load(request.inputPath, request.load));
+  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
   if (request.tier !== undefined && !document.tiers.some((tier) => tier.name === request.tier)) {
     throw new TierNotFoundError(unknownTierMessage(request.tier, document.tiers.map((tier) => tier.name), request.inputName));
   }
@@ -103,7 +104,7 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
   const { source, target } = request;
   const dumpTwoPass = targetCodec.dumpTwoPass;
   if (dumpTwoPass === undefined) return { kind: 'cannot_stream' };
-  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => sourceCodec.load(request.inputPath, request.load));
+  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
   let passes = 0;
   let read = 0;
   async function* firstPass(): AsyncGenerator<Annotation> {
@@ -113,7 +114,7 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
     }
   }
   async function* again(): AsyncGenerator<Annotation> {
-    const reread = await sourceCodec.load(request.inputPath, { ...request.load, report: () => {} });
+    const reread = await loadDocument(sourceCodec, request.inputPath, { ...request.load, report: () => {} });
     yield* reread.annotations;
   }
   const replayable = {

@@ -8,6 +8,7 @@ import type { Mutation } from '../oplog/mutation.js';
 import { ATTR_FORMAT } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
+import { loadDocument } from '../adapters/load-document.js';
 import type { AnnotationService } from './annotation-service.js';
 
 export interface ImportRequest {
@@ -44,7 +45,7 @@ export async function importIntoService(service: AnnotationService, request: Imp
   const format = inferFormat({ explicit: request.format, head: readHead(request.path) });
   const codec = await format.codec();
   const document = await withSpan(`adapter.load ${format.name}`, { [ATTR_FORMAT]: format.name }, () =>
-    codec.load(request.path, {
+    loadDocument(codec, request.path, {
       sourceName: `upload.${format.name}`,
       rate: request.rate,
       strictTime: request.strictTime,

@@ -5,6 +5,7 @@ import { loadIntoStore } from '../adapters/load-into-store.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import type { AnnotationStore } from '../store/store.js';
+import { loadDocument } from '../adapters/load-document.js';
 import { RationalTime } from '../time/rational-time.js';
 
 export interface OpenOptions {
@@ -43,7 +44,7 @@ export async function openAnnotationFile(path: string, options: OpenOptions = {}
   }
   const { MemoryStore } = await import('../store/memory.js');
   const codec = await format.codec();
-  const document = await codec.load(path, {
+  const document = await loadDocument(codec, path, {
     sourceName,
     rate: options.rate,
     strictTime: options.strictTime,
@@ -53,6 +54,7 @@ export async function openAnnotationFile(path: string, options: OpenOptions = {}
     report: options.report ?? (() => {}),
   });
   const store = new MemoryStore();
-  await loadIntoStore(document, store);
+  // Read once and let go: nothing is kept, so the limits of what annot keeps do not apply.
+  await loadIntoStore(document, store, { bounded: false });
   return { store, format, quantization: document.quantization() };
 }

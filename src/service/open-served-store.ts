@@ -8,6 +8,7 @@ import { InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import { RationalTime } from '../time/rational-time.js';
 import { isPostgresLocation, openServiceStore } from './open-service-store.js';
+import { loadDocument } from '../adapters/load-document.js';
 import { SavedFileStore, type SaveEvents } from './saved-file-store.js';
 
 export interface OpenServedOptions extends SaveEvents {
@@ -45,8 +46,8 @@ export async function openServedStore(location: string | undefined, options: Ope
   // Before the read: a change made while it is read is then seen, and refused, at the first save.
   await store.rememberFileOnDisk();
   const codec = await format.codec();
-  const document = await codec.load(path, { sourceName: path, now: RationalTime.now(1000), report: options.report });
-  await loadIntoStore(document, store);
+  const document = await loadDocument(codec, path, { sourceName: path, now: RationalTime.now(1000), report: options.report });
+  await loadIntoStore(document, store, { sourceName: path });
   return { kind: 'file', store, format };
 }
 

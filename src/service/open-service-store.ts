@@ -1,10 +1,18 @@
 import { existsSync } from 'node:fs';
 import { InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import { isOpLoggedStore, type OpLoggedStore } from '../oplog/op-logged-store.js';
+import { redactStoreUrl } from '../store/postgres-url.js';
+
+/** Queued jobs name a PostgreSQL store without its password; a worker lends it its own. */
+export { lendPassword, withoutPassword } from '../store/postgres-url.js';
 import type { AnnotationStore } from '../store/store.js';
 
 export interface OpenServiceStoreOptions {
-  /** Create a missing `.annot` file (a PostgreSQL project is always created on first use). Default false. */
+  /**
+   * Create a missing `.annot` file or PostgreSQL project. Default false: a surface that only
+   * reads (query, validate, convert from, diff, process) never creates one, and a missing
+   * project is an error that names the nearest existing one.
+   */
   readonly create?: boolean;
 }
 
@@ -28,7 +36,7 @@ export async function openServiceStore(location: string | undefined, options: Op
     } catch (error) {
       throw new InvalidInputError(`${redactLocation(location)}: this build has no PostgreSQL store; use a .annot file`, { cause: error });
     }
-    return postgres.PostgresStore.open(location);
+    return postgres.PostgresStore.open(location, { create: options.create ?? false });
   }
   const { SqliteStore } = await import('../store/sqlite.js');
   const path = location ?? ':memory:';
@@ -43,12 +51,5 @@ export async function openServiceStore(location: string | undefined, options: Op
 
 /** A location fit for messages and logs: a URL's password is replaced by `***`. */
 export function redactLocation(location: string): string {
-  if (!isPostgresLocation(location)) return location;
-  try {
-    const url = new URL(location);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return location.replace(/\/\/[^@/]*@/, '//***@');
-  }
+  return location.includes('://') ? redactStoreUrl(location) : location;
 }

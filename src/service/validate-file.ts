@@ -1,6 +1,8 @@
 import { FormatParseError } from '../adapters/errors.js';
 import type { Finding } from '../adapters/finding.js';
+import type { AnnotationStore } from '../store/store.js';
 import { openAnnotationFile } from './open-annotation-file.js';
+import { isPostgresLocation, openServiceStore, redactLocation } from './open-service-store.js';
 import { tierNameFindingsOfFile } from './tier-name-findings.js';
 import { validateAnnotations, type ValidationSummary } from './validate-annotations.js';
 
@@ -26,11 +28,11 @@ export interface ValidateFileOptions {
  * checks (body schemas, tier constraints), all as findings with a code and a severity.
  */
 export async function validateAnnotationFile(path: string, options: ValidateFileOptions = {}): Promise<AnnotationFileValidation> {
-  const file = options.sourceName ?? path;
+  const file = options.sourceName ?? (isPostgresLocation(path) ? redactLocation(path) : path);
   const findings: Finding[] = [];
-  let opened;
+  let opened: OpenedForValidation;
   try {
-    opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, sourceName: file, report: (finding) => findings.push(finding) });
+    opened = await openForValidation(path, file, options, findings);
   } catch (error) {
     if (!(error instanceof FormatParseError)) throw error;
     findings.push({ code: 'parse_error', severity: 'error', file, location: error.location, message: error.expected });
@@ -61,7 +63,7 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
     const who = violation.annotation_id ? `annotation ${violation.annotation_id} on tier ${violation.tier}` : `tier ${violation.tier}`;
     findings.push({ code: violation.code, severity: 'error', file, location: {}, message: `${who}: ${violation.message}` });
   }
-  findings.push(...tierNameFindingsOfFile(tierNames, file, opened.format.name === 'annot' ? null : path));
+  findings.push(...tierNameFindingsOfFile(tierNames, file, opened.textPath));
   for (const schema of summary.schemas) {
     if (schema.registered) continue;
     findings.push({
@@ -72,5 +74,22 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
       message: `body schema ${schema.uri} is not registered in this build: its ${schema.annotations} ${schema.annotations === 1 ? 'body was' : 'bodies were'} not checked`,
     });
   }
-  return { file, format: opened.format.name, summary, findings };
+  return { file, format: opened.format, summary, findings };
+}
+
+interface OpenedForValidation {
+  readonly store: AnnotationStore;
+  readonly format: string;
+  readonly quantization: { count: number; maxErrorSeconds: number };
+  /** The file whose text the tier-name checks read (null for a store: `.annot` or a database). */
+  readonly textPath: string | null;
+}
+
+/** A file through its reader, or a PostgreSQL project as a store (never created by a validation). */
+async function openForValidation(path: string, file: string, options: ValidateFileOptions, findings: Finding[]): Promise<OpenedForValidation> {
+  if (isPostgresLocation(path)) {
+    return { store: await openServiceStore(path), format: 'postgres', quantization: { count: 0, maxErrorSeconds: 0 }, textPath: null };
+  }
+  const opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, sourceName: file, report: (finding) => findings.push(finding) });
+  return { store: opened.store, format: opened.format.name, quantization: opened.quantization, textPath: opened.format.name === 'annot' ? null : path };
 }

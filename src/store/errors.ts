@@ -85,3 +85,40 @@ export class ProjectRateLossError extends LossyTimeConversionError {
     );
   }
 }
+
+/**
+ * The PostgreSQL server named by a store URL cannot be reached: nothing listens at host:port, the
+ * host name does not resolve, no answer came within the connect timeout, or the connection was
+ * lost. The message names the address, never the URL's credentials.
+ */
+export class StoreUnreachableError extends AnnotError {
+  readonly code = 'ANNOT_STORE_UNREACHABLE';
+}
+
+/** The database a store URL names does not exist on its server. */
+export class StoreDatabaseNotFoundError extends AnnotError {
+  readonly code = 'ANNOT_STORE_DATABASE_NOT_FOUND';
+}
+
+/** The role a store URL logs in as does not exist on its server. */
+export class StoreRoleNotFoundError extends AnnotError {
+  readonly code = 'ANNOT_STORE_ROLE_NOT_FOUND';
+}
+
+/** The server refused the store URL's credentials: a wrong password, or none where one is asked for. */
+export class StoreAuthenticationError extends AnnotError {
+  readonly code = 'ANNOT_STORE_AUTH_FAILED';
+}
+
+/** The role may log in but not do what annot needs there (create its schema, read or write its tables). */
+export class StorePermissionError extends AnnotError {
+  readonly code = 'ANNOT_STORE_PERMISSION_DENIED';
+}
+
+/**
+ * A project that a read names and the database does not hold. Reading never creates a project;
+ * the message lists the nearest existing name when one is a likely typo.
+ */
+export class ProjectNotFoundError extends NotFoundError {
+  override readonly code = 'ANNOT_PROJECT_NOT_FOUND';
+}

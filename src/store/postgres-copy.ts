@@ -2,26 +2,19 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { PG_SCHEMA } from './postgres-schema.js';
 import { WRITE_COLUMNS, type RowValues } from './postgres-rows.js';
 
 /**
- * The bulk path of addMany: rows stream into a per-transaction staging table with
- * `COPY ... FROM STDIN` (text format), and one `INSERT ... SELECT` moves them into the real
- * table in batch order, so the primary key, the exclusion constraints and the indexes see the
- * rows exactly as an INSERT of the same rows would, and a refusal rolls everything back.
+ * The bulk path of addMany: rows stream straight into the real table with
+ * `COPY annot.annotations (pid, ...) FROM STDIN` (text format). COPY checks the primary key, the
+ * checks, the exclusion constraints and every index row by row as an INSERT would, and gives
+ * `seq` its values in stream order, so insertion order is the batch's; a refusal anywhere fails
+ * the COPY and the caller's transaction rolls everything back. (It used to go through a staging
+ * table and one INSERT ... SELECT: that sort and second write cost more than the COPY itself.)
  */
-
-/** The staging table: `ord` (the row's place in the batch), then the written columns. */
-export const STAGE = 'pg_temp.annot_stage';
 const NAMES = WRITE_COLUMNS.map(([c]) => c);
-
-export const CREATE_STAGE_SQL =
-  `CREATE TEMP TABLE IF NOT EXISTS annot_stage (ord int8, ${WRITE_COLUMNS.map(([c, type]) => `${c} ${type.slice(0, -2)}`).join(', ')}) ON COMMIT DROP`;
-export const COPY_STAGE_SQL = `COPY ${STAGE} (ord, ${NAMES.join(', ')}) FROM STDIN`;
-export function moveStageSql(table: string): string {
-  return `INSERT INTO ${table} (pid, ${NAMES.join(', ')}) SELECT $1, ${NAMES.join(', ')} FROM ${STAGE} ORDER BY ord`;
-}
-export const DROP_STAGE_SQL = `DROP TABLE ${STAGE}`;
+export const COPY_ANNOTATIONS_SQL = `COPY ${PG_SCHEMA}.annotations (pid, ${NAMES.join(', ')}) FROM STDIN`;
 
 /** Rows per write to the COPY stream: large enough that stream overhead vanishes. */
 const LINES_PER_WRITE = 1000;
@@ -37,27 +30,33 @@ function copyField(value: string | number | null): string {
   return SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ESCAPES[c]) : text;
 }
 
-/** One staging row as a COPY text line. */
-export function copyLine(ord: number, values: RowValues): string {
-  let line = String(ord);
+/** One row as a COPY text line: `first` (the project's number), then the written columns. */
+export function copyLine(first: number, values: RowValues): string {
+  let line = String(first);
   for (const value of values) line += '\t' + copyField(value);
   return line + '\n';
 }
 
 /**
- * Streams `rows` into the staging table (created if this transaction has none) and resolves with
- * how many were sent. `encode` turns each item into its column values; when it throws, the COPY
- * is cancelled (CopyFail) and the error rejects, leaving the transaction for the caller to roll back.
+ * Streams `items` into the project's rows of annot.annotations and resolves with how many were
+ * sent. `encode` turns each item into its column values; when it throws, the COPY is cancelled
+ * (CopyFail) and the error rejects, leaving the transaction for the caller to roll back. A row
+ * the table refuses (a duplicate key, an overlap) rejects with PostgreSQL's error.
  */
-export async function copyIntoStage<T>(client: pg.ClientBase, items: Iterable<T> | AsyncIterable<T>, encode: (item: T) => RowValues): Promise<number> {
-  await client.query(CREATE_STAGE_SQL);
-  const stream = client.query(copyFrom(COPY_STAGE_SQL));
-  let ord = 0;
+export function copyAnnotations<T>(client: pg.ClientBase, pid: number, items: Iterable<T> | AsyncIterable<T>, encode: (item: T) => RowValues): Promise<number> {
+  return copyRows(client, COPY_ANNOTATIONS_SQL, items, (item) => copyLine(pid, encode(item)));
+}
+
+/** `COPY ... FROM STDIN` of one text line per item, written a thousand lines at a time; resolves with the number of rows. */
+export async function copyRows<T>(client: pg.ClientBase, sql: string, items: Iterable<T> | AsyncIterable<T>, line: (item: T) => string): Promise<number> {
+  const stream = client.query(copyFrom(sql));
+  let count = 0;
   let lines = '';
   let pending = 0;
   try {
     for await (const item of items) {
-      lines += copyLine(ord++, encode(item));
+      lines += line(item);
+      count++;
       if (++pending === LINES_PER_WRITE) {
         const more = stream.write(lines);
         lines = '';
@@ -67,10 +66,15 @@ export async function copyIntoStage<T>(client: pg.ClientBase, items: Iterable<T>
     }
     stream.end(lines);
     await finished(stream);
-    return ord;
+    return count;
   } catch (error) {
     if (!stream.destroyed) stream.destroy(error as Error);
     await finished(stream).catch(() => undefined);
     throw error;
   }
+}
+
+/** A COPY text line of any values (the first being the project's number). */
+export function copyValuesLine(values: readonly (string | number | null)[]): string {
+  return values.map(copyField).join('\t') + '\n';
 }

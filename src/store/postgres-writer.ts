@@ -7,7 +7,7 @@ import { PreconditionFailedError } from '../oplog/errors.js';
 import type { Mutation } from '../oplog/mutation.js';
 import type { OpLogEntry } from '../oplog/op-log-entry.js';
 import { AnnotationNotFoundError, DuplicateAnnotationIdError, TierOverlapError, UnknownTierError } from './errors.js';
-import { DROP_STAGE_SQL, copyIntoStage, moveStageSql } from './postgres-copy.js';
+import { copyAnnotations, copyRows, copyValuesLine } from './postgres-copy.js';
 import { PG_SCHEMA } from './postgres-schema.js';
 import {
   SELECT_COLUMNS,
@@ -24,6 +24,8 @@ import {
 const T = PG_SCHEMA;
 /** Rows per INSERT ... SELECT FROM unnest(...): big enough to amortise a round trip, small enough to stream. */
 export const INSERT_CHUNK = 5000;
+/** Consecutive additions in a logged batch from which one COPY beats INSERTs. */
+const BULK_RUN = 1000;
 
 const NAMES = WRITE_COLUMNS.map(([c]) => c);
 /** Rows in array order (WITH ORDINALITY), so insertion order, the order all() keeps, is the batch's. */
@@ -31,6 +33,7 @@ const INSERT_SQL = `INSERT INTO ${T}.annotations (pid, ${NAMES.join(', ')}) ` +
   `SELECT $1, ${NAMES.map((c) => `u.${c}`).join(', ')} ` +
   `FROM unnest(${WRITE_COLUMNS.map(([, type], i) => `$${i + 2}::${type}`).join(', ')}) WITH ORDINALITY AS u (${NAMES.join(', ')}, ord) ` +
   'ORDER BY u.ord';
+const COPY_OPLOG_SQL = `COPY ${T}.oplog (pid, clock, kind, target_id, payload, actor, received_v, received_r) FROM STDIN`;
 const UPDATE_SQL = `UPDATE ${T}.annotations SET ${WRITE_COLUMNS.slice(1).map(([c, type], i) => `${c} = $${i + 3}::${type.slice(0, -2)}`).join(', ')} ` +
   'WHERE pid = $1 AND id = $2::uuid';
 
@@ -95,34 +98,47 @@ export class PgWriter {
   }
 
   /**
-   * Inserts a stream of new annotations through COPY into a staging table, then one
-   * INSERT ... SELECT (postgres-copy.ts). Tiers are checked against the project's tiers as read
-   * before and after the COPY; the first annotation on an unregistered tier is the one named.
+   * Inserts a stream of new annotations with one COPY straight into the table (postgres-copy.ts).
+   * Tiers are checked against the project's tiers as read before and after the COPY; the first
+   * annotation on an unregistered tier is the one named, and the caller's rollback takes back
+   * every row. Only rows of tiers that forbid overlaps are remembered (to name the two
+   * annotations of a refused overlap): a million rows are not held in memory for nothing.
    */
   async bulkInsert(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
-    const { rows } = await this.client.query<{ name: string }>(`SELECT name FROM ${T}.tiers WHERE pid = $1`, [this.pid]);
-    for (const row of rows) this.knownTiers.add(row.name);
-    const strays = new Map<string, string>();
-    const count = await copyIntoStage(this.client, annotations, (annotation) => {
-      if (!this.knownTiers.has(annotation.tier) && !strays.has(annotation.tier)) strays.set(annotation.tier, annotation.id);
-      const values = encodeAnnotation(annotation, this.rate);
-      this.remember(annotation, values);
-      return values;
-    });
-    if (strays.size > 0) {
-      const { rows: late } = await this.client.query<{ name: string }>(`SELECT name FROM ${T}.tiers WHERE pid = $1 AND name = ANY($2::text[])`, [this.pid, [...strays.keys()]]);
-      for (const row of late) {
-        this.knownTiers.add(row.name);
-        strays.delete(row.name);
-      }
-      const [tier, id] = [...strays.entries()][0] ?? [];
-      if (tier !== undefined) {
-        throw new UnknownTierError(`annotation ${id} names tier "${tier}", which the store has not registered; add the tier first (addTier)`);
-      }
+    const { rows } = await this.client.query<{ name: string; no_overlap: boolean }>(`SELECT name, enforce_no_overlap AS no_overlap FROM ${T}.tiers WHERE pid = $1`, [this.pid]);
+    const guarded = new Set<string>();
+    for (const row of rows) {
+      this.knownTiers.add(row.name);
+      if (row.no_overlap) guarded.add(row.name);
     }
-    if (count > 0) await this.run(moveStageSql(`${T}.annotations`), [this.pid]);
-    await this.client.query(DROP_STAGE_SQL);
+    const strays = new Map<string, string>();
+    let count: number;
+    try {
+      count = await copyAnnotations(this.client, this.pid, annotations, (annotation) => {
+        if (!this.knownTiers.has(annotation.tier) && !strays.has(annotation.tier)) strays.set(annotation.tier, annotation.id);
+        const values = encodeAnnotation(annotation, this.rate);
+        if (guarded.has(annotation.tier)) this.remember(annotation, values);
+        return values;
+      });
+    } catch (error) {
+      throw this.writeFailure(error);
+    }
+    await this.refuseStrays(strays);
     return count;
+  }
+
+  /** The first annotation on a tier the project has not registered (a tier added meanwhile by another writer counts). */
+  private async refuseStrays(strays: Map<string, string>): Promise<void> {
+    if (strays.size === 0) return;
+    const { rows: late } = await this.client.query<{ name: string }>(`SELECT name FROM ${T}.tiers WHERE pid = $1 AND name = ANY($2::text[])`, [this.pid, [...strays.keys()]]);
+    for (const row of late) {
+      this.knownTiers.add(row.name);
+      strays.delete(row.name);
+    }
+    const [tier, id] = [...strays.entries()][0] ?? [];
+    if (tier !== undefined) {
+      throw new UnknownTierError(`annotation ${id} names tier "${tier}", which the store has not registered; add the tier first (addTier)`);
+    }
   }
 
   /** Replaces the annotation with the same id; AnnotationNotFoundError when there is none. */
@@ -223,6 +239,28 @@ export class PgWriter {
     );
   }
 
+  /**
+   * Applies logged mutations in order. A long run of additions (an import) goes through one COPY
+   * instead of a statement per annotation; each mutation still sees the effects of those before it.
+   */
+  async applyAll(mutations: readonly Mutation[]): Promise<void> {
+    let run: Annotation[] = [];
+    const flush = async () => {
+      if (run.length >= BULK_RUN) await this.bulkInsert(run);
+      else if (run.length > 0) await this.insert(run);
+      run = [];
+    };
+    for (const mutation of mutations) {
+      if (mutation.kind === 'add_annotation') {
+        run.push(mutation.annotation);
+        continue;
+      }
+      await flush();
+      await this.apply(mutation);
+    }
+    await flush();
+  }
+
   /** Applies one logged mutation with the checks of checkBatch, If-Match against the row as locked now. */
   async apply(mutation: Mutation): Promise<void> {
     switch (mutation.kind) {
@@ -253,6 +291,18 @@ export class PgWriter {
 
   async appendLog(entries: readonly OpLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
+    if (entries.length >= BULK_RUN) {
+      // An import's log: one COPY, not a statement whose arrays PostgreSQL must unpack.
+      await copyRows(this.client, COPY_OPLOG_SQL, entries, (e) =>
+        copyValuesLine([this.pid, e.clock, e.kind, e.target_id, JSON.stringify(e.payload), e.actor, e.received_at.v, e.received_at.r]),
+      );
+    } else {
+      await this.insertLog(entries);
+    }
+    await this.client.query(`UPDATE ${T}.projects SET clock = $2 WHERE pid = $1`, [this.pid, entries[entries.length - 1].clock]);
+  }
+
+  private async insertLog(entries: readonly OpLogEntry[]): Promise<void> {
     await this.client.query(
       `INSERT INTO ${T}.oplog (pid, clock, kind, target_id, payload, actor, received_v, received_r) ` +
         'SELECT $1, * FROM unnest($2::int8[], $3::text[], $4::text[], $5::json[], $6::text[], $7::int8[], $8::int8[])',
@@ -262,7 +312,6 @@ export class PgWriter {
         entries.map((e) => e.actor), entries.map((e) => e.received_at.v), entries.map((e) => e.received_at.r),
       ],
     );
-    await this.client.query(`UPDATE ${T}.projects SET clock = $2 WHERE pid = $1`, [this.pid, entries[entries.length - 1].clock]);
   }
 
   private async precondition(id: string, ifMatch: string): Promise<void> {
@@ -296,14 +345,19 @@ export class PgWriter {
     try {
       return await this.client.query(sql, values);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === '23505' && (error as { constraint?: string }).constraint === 'annotations_pkey') {
-        const id = /\(pid, id\)=\(\d+, ([0-9a-f-]+)\)/.exec(String((error as { detail?: string }).detail))?.[1];
-        throw new DuplicateAnnotationIdError(`annotation id ${id ?? '(unknown)'} is already in the store (or twice in the batch); ids are unique`, { cause: error });
-      }
-      if (code === '23P01') throw this.overlapFrom(error, [...new Set(this.written.map((w) => w.tier))], false);
-      throw error;
+      throw this.writeFailure(error);
     }
+  }
+
+  /** A refused write as our error: a duplicate id, or an overlap in a tier that forbids them. */
+  private writeFailure(error: unknown): unknown {
+    const code = (error as { code?: string }).code;
+    if (code === '23505' && (error as { constraint?: string }).constraint === 'annotations_pkey') {
+      const id = /\(pid, id\)=\(\d+, ([0-9a-f-]+)\)/.exec(String((error as { detail?: string }).detail))?.[1];
+      return new DuplicateAnnotationIdError(`annotation id ${id ?? '(unknown)'} is already in the store (or twice in the batch); ids are unique`, { cause: error });
+    }
+    if (code === '23P01') return this.overlapFrom(error, [...new Set(this.written.map((w) => w.tier))], false);
+    return error;
   }
 
   /** Turns PostgreSQL's exclusion violation into a PendingOverlap the store resolves after rollback. */

@@ -10,13 +10,19 @@ import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
 import { holds } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
 import { TimeInterval } from '../time/time-interval.js';
-import { DuplicateAnnotationIdError, KeyMismatchError, ProjectRateMismatchError } from './errors.js';
+import { DuplicateAnnotationIdError, KeyMismatchError } from './errors.js';
 import { IntervalQueryShortcuts, type IntervalQueryKind } from './interval-query-shortcuts.js';
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
-import { PG_SCHEMA, ensurePgSchema } from './postgres-schema.js';
+import { storeFailure, type StoreTarget } from './postgres-failure.js';
+import { storePool } from './postgres-pool.js';
+import { openProject } from './postgres-project.js';
+import { PG_SCHEMA } from './postgres-schema.js';
+import { parseStoreUrl } from './postgres-url.js';
 import { ProjectRate, ROW_JSON, SELECT_COLUMNS, clampInt8, decodeAnnotation, decodeTier, decodeTuple, spanText, type AnnotationRow, type TierRow } from './postgres-rows.js';
 import { PendingOverlap, PgWriter, overlapConstraintName, resolveOverlap } from './postgres-writer.js';
 import type { AddTierOptions } from './store.js';
+
+export { parseStoreUrl, redactStoreUrl, type StoreUrl } from './postgres-url.js';
 
 /**
  * The default project rate: 705,600,000 ticks a second (a "flick"). Every common audio sample
@@ -27,8 +33,14 @@ import type { AddTierOptions } from './store.js';
 export const DEFAULT_PROJECT_RATE = 705_600_000;
 
 export interface PostgresStoreOptions {
-  /** The project to open (created on first use). Default: the URL's `?project=`, else 'default'. */
+  /** The project to open. Default: the URL's `?project=`, else 'default'. */
   project?: string;
+  /**
+   * Create the project when the database does not hold it (and annot's schema in an empty
+   * database). False makes a missing project a ProjectNotFoundError with a did-you-mean, which is
+   * what every read wants: reading never creates. Default true.
+   */
+  create?: boolean;
   /**
    * The rate a new project normalises every interval to. An existing project keeps the rate it
    * was created with; naming another one is a ProjectRateMismatchError. Default DEFAULT_PROJECT_RATE.
@@ -62,17 +74,22 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
 
   private closed = false;
 
+  /** The project's name. */
+  readonly project: string;
+  /** Where the store lives, without credentials, for messages. */
+  readonly where: string;
+
   private constructor(
     private readonly pool: pg.Pool,
     private readonly ownsPool: boolean,
-    /** The project's name. */
-    readonly project: string,
+    /** What failure messages may say about the server (never its credentials). */
+    private readonly target: StoreTarget & { readonly project: string },
     private readonly pid: number,
     private readonly projectRate: ProjectRate,
-    /** Where the store lives, without credentials, for messages. */
-    readonly where: string,
   ) {
     super();
+    this.project = target.project;
+    this.where = target.where;
   }
 
   /** The rate every interval of this project is normalised to. */
@@ -81,39 +98,32 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
   }
 
   /**
-   * Connects, creates or migrates the layout, and opens (or creates) the project. `url` is a
-   * `postgres://` URL; its `?project=` query parameter names the project unless options do.
+   * Connects, creates or migrates the layout, and opens the project (creating it unless
+   * `create: false`). `url` is a `postgres://` URL; its `?project=` query parameter names the
+   * project unless options do. A connection that fails is a typed error naming what is wrong
+   * (database, role, password, address, timeout); no message carries the URL's password.
    */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-    const { connectionString, project, where } = parseStoreUrl(url, options.project);
+    const target = parseStoreUrl(url, options.project);
     const rate = options.rate;
     if (rate !== undefined && !(Number.isSafeInteger(rate) && rate > 0)) {
       throw new InvalidInputError(`rate: expected a positive whole number of ticks per second, got ${String(rate)}`);
     }
     const ownsPool = options.pool === undefined;
-    const pool = options.pool ?? new pg.Pool({ connectionString, max: options.maxConnections ?? 8 });
+    const pool = options.pool ?? storePool({ connectionString: target.connectionString, max: options.maxConnections ?? 8, connectionTimeoutMillis: target.connectTimeoutMs });
     // An idle pooled connection that the server drops must not crash the process; the next query reconnects.
     if (ownsPool) pool.on('error', () => undefined);
     try {
       const client = await pool.connect();
       try {
-        await ensurePgSchema(client, where);
-        await client.query(`INSERT INTO ${T}.projects (name, rate) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [project, rate ?? DEFAULT_PROJECT_RATE]);
-        const { rows } = await client.query<{ pid: number; rate: string }>(`SELECT pid, rate FROM ${T}.projects WHERE name = $1`, [project]);
-        const stored = Number(rows[0].rate);
-        if (rate !== undefined && rate !== stored) {
-          throw new ProjectRateMismatchError(
-            `${where}: project "${project}" was created with rate ${stored}, opened with rate ${rate}; ` +
-              'a project keeps its rate: open it without a rate (or with that one), or use another project',
-          );
-        }
-        return new PostgresStore(pool, ownsPool, project, rows[0].pid, new ProjectRate(stored, project), where);
+        const project = await openProject(client, target, { create: options.create ?? true, rate, defaultRate: DEFAULT_PROJECT_RATE });
+        return new PostgresStore(pool, ownsPool, target, project.pid, new ProjectRate(project.rate, target.project));
       } finally {
         client.release();
       }
     } catch (error) {
-      if (ownsPool) await pool.end();
-      throw error;
+      if (ownsPool) await pool.end().catch(() => undefined);
+      throw storeFailure(error, target);
     }
   }
 
@@ -284,7 +294,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
   async applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
     return this.write(async (w) => {
       const clock = await w.lockClock();
-      for (const mutation of mutations) await w.apply(mutation);
+      await w.applyAll(mutations);
       const entries = mutations.map((mutation, i): OpLogEntry => ({ clock: clock + i + 1, ...entryFor(mutation, context) }));
       await w.appendLog(entries);
       return entries;
@@ -318,7 +328,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
    */
   async dropProject(): Promise<void> {
     this.checkOpen();
-    const client = await this.pool.connect();
+    const client = await this.connect();
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${T}.tiers WHERE pid = $1 AND enforce_no_overlap`, [this.pid]);
@@ -328,7 +338,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw storeFailure(error, this.target);
     } finally {
       client.release();
     }
@@ -406,13 +416,16 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
   private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     this.checkOpen();
     const name = statementName(text);
-    return name === null ? this.pool.query<R>(text, values) : this.pool.query<R>({ name, text, values });
+    const query = name === null ? this.pool.query<R>(text, values) : this.pool.query<R>({ name, text, values });
+    return query.catch((error: unknown) => {
+      throw storeFailure(error, this.target);
+    });
   }
 
   /** Runs fn in one transaction on a pooled connection; any refusal rolls everything back. */
   private async write<R>(fn: (writer: PgWriter) => Promise<R>): Promise<R> {
     this.checkOpen();
-    const client = await this.pool.connect();
+    const client = await this.connect();
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -426,9 +439,18 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
         broken = rollbackError as Error;
       }
       if (error instanceof PendingOverlap && broken === undefined) throw await resolveOverlap(error, client, this.pid);
-      throw error;
+      throw storeFailure(error, this.target);
     } finally {
       client.release(broken);
+    }
+  }
+
+  /** A pooled connection; a server that cannot be reached is a typed error, as at open. */
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw storeFailure(error, this.target);
     }
   }
 
@@ -468,29 +490,4 @@ interface OpLogRow {
   actor: string;
   received_v: string;
   received_r: string;
-}
-
-/**
- * Splits a store URL into what pg connects with and the project: `?project=` is ours, so it is
- * taken out before pg sees the URL. A project named both in the URL and in options must agree.
- */
-export function parseStoreUrl(url: string, optionProject?: string): { connectionString: string; project: string; where: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidInputError(`store URL ${JSON.stringify(url)} is not a URL; expected postgres://user@host:port/database?project=name`);
-  }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new InvalidInputError(`store URL ${JSON.stringify(url)}: expected a postgres:// or postgresql:// URL, got ${parsed.protocol}`);
-  }
-  const fromUrl = parsed.searchParams.get('project');
-  parsed.searchParams.delete('project');
-  if (fromUrl !== null && optionProject !== undefined && fromUrl !== optionProject) {
-    throw new InvalidInputError(`the store URL names project "${fromUrl}" and the options name "${optionProject}"; name one project`);
-  }
-  const project = optionProject ?? fromUrl ?? 'default';
-  if (project.length === 0) throw new InvalidInputError('project: expected a non-empty project name');
-  const where = `postgres://${parsed.host}${parsed.pathname}`;
-  return { connectionString: parsed.toString(), project, where };
 }

@@ -1,6 +1,7 @@
 import { context, ProxyTracerProvider, SpanStatusCode, trace, INVALID_SPAN_CONTEXT, type Attributes, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import { AnnotError } from '../errors/annot-error.js';
 import { readPackageSchema } from '../schemas/package-schemas.js';
+import { redactUrlCredentials } from '../text/secret-redaction.js';
 import { ATTR_ERROR_CODE, ATTR_PROCESSOR, type SpanAttributeValues } from './attributes.js';
 
 /** The instrumentation scope annot's spans are recorded under. */
@@ -63,8 +64,10 @@ export function withProcessorSpan<T>(name: string, fn: (span: Span) => Promise<T
 /** Marks a span as failed by `error`: an `exception` event, status ERROR with its message, and our error code when it has one. */
 export function recordFailure(span: Span, error: unknown): void {
   if (!span.isRecording()) return;
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  // Recorded redacted: a span exporter sends what it is given to another machine.
+  const message = redactUrlCredentials(error instanceof Error ? error.message : String(error));
+  span.recordException(error instanceof Error ? { name: error.name, message, stack: error.stack === undefined ? undefined : redactUrlCredentials(error.stack) } : message);
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
   if (error instanceof AnnotError) span.setAttribute(ATTR_ERROR_CODE, error.code);
 }
 

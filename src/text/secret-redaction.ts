@@ -1,9 +1,12 @@
 /**
  * Takes credentials out of a text that is about to be shown, logged or written: every form of
  * the given secrets (as they are, URL-encoded, base64, and each `:`-separated part of a key such
- * as fal's `<key id>:<key secret>`), and any value that looks like one whatever it is (an
- * `Authorization` value, `Key …`, `Bearer …`, `Basic …`), each replaced by `***`. Servers echo
- * credentials in their error details and logs; nothing annot writes may carry them on.
+ * as fal's `<key id>:<key secret>`), any value that looks like one whatever it is (an
+ * `Authorization` value, `Key …`, `Bearer …`, `Basic …`), and the password of any URL
+ * (`postgres://user:***@host/…`), each replaced by `***`. Servers echo credentials in their error
+ * details and logs, and drivers put connection strings in theirs; nothing annot writes may carry
+ * them on. Every surface passes what it shows through here as a last guard; the places that know
+ * a secret redact it themselves first.
  */
 export const REDACTED = '***';
 
@@ -16,10 +19,18 @@ const AUTHORIZATION_VALUE = /(\bauthorization\b["']?\s*[:=]\s*["']?)(?:(?:key|be
 /** A scheme word and a token that has a digit in it and is at least 12 characters long. */
 const SCHEME_TOKEN = /\b(key|bearer|basic|token)(\s+)(?=[\w.~+/=:-]*\d)[\w.~+/=:-]{12,}/gi;
 
-export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let out = text;
+/** `scheme://user:password@` anywhere in a text; the password runs to the last `@` before the host. */
+const URL_WITH_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:'"]*):[^\s/?#'"]*@/gi;
+
+export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
+  let out = redactUrlCredentials(text);
   for (const form of secretForms(secrets)) out = out.split(form).join(REDACTED);
   return out.replace(AUTHORIZATION_VALUE, `$1${REDACTED}`).replace(SCHEME_TOKEN, `$1$2${REDACTED}`);
+}
+
+/** The text with every URL's password replaced by `***` (user names and hosts are kept: they say which server). */
+export function redactUrlCredentials(text: string): string {
+  return text.includes('://') ? text.replace(URL_WITH_PASSWORD, `$1:${REDACTED}@`) : text;
 }
 
 /** Every form of every secret, longest first, so a whole key is replaced before its parts. */

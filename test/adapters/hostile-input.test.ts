@@ -1,14 +1,19 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { FormatCodec } from '../../src/adapters/adapter.js';
 import { eafCodec } from '../../src/adapters/eaf/codec.js';
-import { FormatParseError, InputTooDeepError } from '../../src/adapters/errors.js';
+import { gunzipBounded, INFLATE_LIMITS } from '../../src/adapters/bounded-gunzip.js';
+import { FormatParseError, InputTooDeepError, InputTooLargeError } from '../../src/adapters/errors.js';
 import { jamsCodec } from '../../src/adapters/jams/codec.js';
 import { labelStudioCodec } from '../../src/adapters/label-studio/codec.js';
 import { otioCodec } from '../../src/adapters/otio/codec.js';
 import { textgridCodec } from '../../src/adapters/textgrid/codec.js';
 import { webAnnotationCodec } from '../../src/adapters/web-annotation/codec.js';
+import { runCli } from '../support/run-cli.js';
 import { loadWith } from './codec-harness.js';
 
 /**
@@ -164,7 +169,81 @@ describe('text encodings', () => {
   });
 });
 
+/**
+ * A gzip bomb the way they are built: gzip members each inflating 64 MiB of spaces, concatenated
+ * (gunzip reads them as one stream) behind a member holding the start of a JAMS file. `mebibytes`
+ * of output from about a thousandth of that.
+ */
+function gzipBomb(mebibytes: number): Buffer {
+  const head = gzipSync(Buffer.from('{"file_metadata": {}, "annotations": [{"namespace": "tag_open", "data": []'));
+  const block = gzipSync(Buffer.alloc(Math.min(mebibytes, 64) * 1024 * 1024, 0x20), { level: 9 });
+  return Buffer.concat([head, ...Array.from({ length: Math.ceil(mebibytes / 64) }, () => block)]);
+}
+
+describe('compressed input (.jamz)', () => {
+  const CHUNK = 64 * 1024;
+
+  it('refuses a gzip bomb (4 MB inflating to 4 GiB) after inflating no more than its ratio limit allows, with the file and the limit', async () => {
+    const bomb = gzipBomb(4096);
+    expect(bomb.length).toBeLessThan(5 * 1024 * 1024);
+    const error = await refusal(jamsCodec, 'bomb.jamz', bomb);
+    expect(error).toBeInstanceOf(InputTooLargeError);
+    expect(error.code).toBe('ANNOT_INPUT_TOO_LARGE');
+    expect(error.message).toMatch(/^bomb\.jamz: gzip-compressed JAMS \(\.jamz\) that inflates more than 200 times its compressed size \(16 MiB from \d+(\.\d)? KiB so far\): refused as a gzip bomb/);
+    // Inflation stopped at the first chunk past the point where the ratio is checked.
+    expect((error as InputTooLargeError).bytes).toBeLessThanOrEqual(INFLATE_LIMITS.ratioAfterBytes + CHUNK);
+  });
+
+  it('stops at the output cap, one chunk past it at most, even when the ratio looks ordinary', async () => {
+    const incompressible = gzipSync(randomBytes(3 * 1024 * 1024));
+    const limits = { maxBytes: 1024 * 1024, maxRatio: 1000, ratioAfterBytes: 0 };
+    const attempt = gunzipBounded(incompressible, 'noise.jamz', 'gzip-compressed JAMS (.jamz)', limits);
+    await expect(attempt).rejects.toBeInstanceOf(InputTooLargeError);
+    const error = (await attempt.catch((caught: unknown) => caught)) as InputTooLargeError;
+    expect(error.message).toMatch(/^noise\.jamz: gzip-compressed JAMS \(\.jamz\) that inflates past 1\.0 MiB, the most text a reader can hold; refused after inflating/);
+    expect(error.bytes).toBeGreaterThan(limits.maxBytes);
+    expect(error.bytes).toBeLessThanOrEqual(limits.maxBytes + CHUNK);
+  });
+
+  it('inflates a real file that compresses as well as real files do (27 times), checking its ratio from the first chunk', async () => {
+    const observations = Array.from({ length: 20_000 }, (_, i) => `{"time": ${(i * 0.01).toFixed(2)}, "duration": 0.005, "value": "x", "confidence": null}`);
+    const text = `{"file_metadata": {}, "sandbox": {}, "annotations": [{"namespace": "tag_open", "annotation_metadata": {}, "sandbox": {}, "data": [${observations.join(',\n')}]}]}`;
+    const compressed = gzipSync(Buffer.from(text), { level: 9 });
+    expect(text.length / compressed.length).toBeGreaterThan(20);
+    const inflated = await gunzipBounded(compressed, 'real.jamz', 'gzip-compressed JAMS (.jamz)', { ...INFLATE_LIMITS, ratioAfterBytes: 0 });
+    expect(inflated.bytes.toString()).toBe(text);
+    expect(inflated.consumed).toBe(compressed.length);
+  });
+
+  it('refuses a damaged gzip stream as a parse error naming the file', async () => {
+    const good = gzipSync(Buffer.from('{"annotations": []}'));
+    const error = await refusal(jamsCodec, 'bad.jamz', Buffer.concat([good.subarray(0, 12), Buffer.from('garbage here')]));
+    expect(error.message).toMatch(/^bad\.jamz: expected gzip-compressed JAMS \(\.jamz\), but the gzip stream is damaged/);
+  });
+
+  it('refuses the bomb from the CLI in one line, writes nothing, and the reading process peaks far under 200 MB', async () => {
+    const path = join(work, 'bomb.jamz');
+    writeFileSync(path, gzipBomb(4096));
+    const out = join(work, 'bomb.out.vtt');
+    const converted = await runCli(['convert', path, out]);
+    expect(converted.code).toBe(1);
+    expect(converted.stderr).toMatch(/^annot: \S*bomb\.jamz: gzip-compressed JAMS \(\.jamz\) that inflates more than 200 times its compressed size .* \[ANNOT_INPUT_TOO_LARGE\]\n$/);
+    expect(existsSync(out)).toBe(false);
+    // The same read in a process of its own, which reports its own peak resident set.
+    const codec = new URL('../../dist/src/adapters/jams/codec.js', import.meta.url).href;
+    const script = `const { jamsCodec } = await import(${JSON.stringify(codec)});
+      let code = 'accepted';
+      try { await jamsCodec.load(${JSON.stringify(path)}, { sourceName: 'bomb.jamz', now: undefined, report: () => {} }); } catch (error) { code = error.code; }
+      process.stdout.write(JSON.stringify({ code, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    const { code, maxRssBytes } = JSON.parse(child.stdout) as { code: string; maxRssBytes: number };
+    expect(code).toBe('ANNOT_INPUT_TOO_LARGE');
+    expect(maxRssBytes).toBeLessThan(200 * 1024 * 1024);
+  }, 60_000);
+});
+
 it('leaves no file behind in the work directory but the inputs', () => {
   expect(existsSync(work)).toBe(true);
-  expect(readdirSync(work).every((name) => /^(deep|nested|laughs|xxe|surrogate|nan|bad|latin1|utf16|lone|cesu|escape|pair)\./.test(name))).toBe(true);
+  expect(readdirSync(work).every((name) => /^(deep|nested|laughs|xxe|surrogate|nan|bad|latin1|utf16|lone|cesu|escape|pair|bomb)\./.test(name))).toBe(true);
 });

@@ -20,9 +20,9 @@ async function all(annotations: AsyncIterable<Annotation>): Promise<Annotation[]
 const region = (id: string, start: number, end: number) => ({ id, from_name: 'label', to_name: 'audio', type: 'labels', value: { start, end, labels: [id] } });
 
 describe('readers of lazy JSON lists', () => {
-  it('refuse a syntax error at the end of the file before a bad item early in a list', () => {
+  it('refuse a syntax error at the end of the file before a bad item early in a list', async () => {
     const jams = '{"annotations": [{"namespace": "beat", "data": [{"time": -1, "duration": 0}]}], "sandbox": {} x';
-    expect(() => readJams(Buffer.from(jams), options())).toThrow('in.json:1:95: expected "," or "}" after a property value; the file is not valid JSON');
+    await expect(readJams(Buffer.from(jams), options())).rejects.toThrow('in.json:1:95: expected "," or "}" after a property value; the file is not valid JSON');
     const ls = `[{"data": {"audio": "a.wav"}, "annotations": [{"result": [7]}]}, {"data": {}]`;
     expect(() => readLabelStudio(Buffer.from(ls), options())).toThrow(/"," or "}" after a property value/);
     const wa = '{"type": "AnnotationPage", "items": [{"type": "Annotation", "target": "a.mp4#t=5,1"}], "x": tru}';

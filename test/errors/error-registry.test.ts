@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REGISTRY_FILE = 'src/errors/error-table.ts';
 
 /** Names annot reads from the environment: ANNOT_ words that are not error codes. */
-const ENVIRONMENT = ['ANNOT_TOKEN', 'ANNOT_REDIS_URL', 'ANNOT_DEBUG', 'ANNOT_CACHE_DIR', 'ANNOT_LOCAL_SPEECH'];
+const ENVIRONMENT = ['ANNOT_TOKEN', 'ANNOT_REDIS_URL', 'ANNOT_DEBUG', 'ANNOT_CACHE_DIR', 'ANNOT_LOCAL_SPEECH', 'ANNOT_MCP_MAX_MESSAGE'];
 
 /** Where annot's code lives: the library and surfaces, the commands, and the page's client wherever it is kept. */
 const SOURCE_DIRS = ['src', 'commands', 'web'].filter((dir) => existsSync(join(ROOT, dir)));

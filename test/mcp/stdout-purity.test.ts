@@ -82,7 +82,9 @@ describe('annot mcp keeps stdout for the protocol', () => {
     expect(code).toBe(0);
     const messages = expectOnlyJsonRpc(session.stdoutLines());
     const byId = new Map(messages.map((message) => [message.id, message]));
-    expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5]);
+    // The line that is not JSON gets its -32700 parse error (id null: nothing of it could be read).
+    expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5, null]);
+    expect(byId.get(null)!.error).toMatchObject({ code: -32700 });
     expect((byId.get(2)!.result as { tools: unknown[] }).tools).toHaveLength(10);
     expect(byId.get(3)!.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'annotation missing not found' }] });
     expect(byId.get(4)!.result).toMatchObject({ structuredContent: { name: 'words' }, _meta: { 'annot/clock': 1 } });

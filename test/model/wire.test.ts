@@ -62,7 +62,7 @@ describe('annotation wire form', () => {
     ['a missing rate', (w) => delete (w.reference as any).interval.start.r, 'reference.interval.start.r: missing (required)'],
     ['an extra top-level key', (w) => (w.extra = true), 'extra: unexpected key'],
     ['a missing body', (w) => delete w.body, 'body: missing (required)'],
-    ['an array body', (w) => (w.body = []), 'body: expected a JSON object, got an array'],
+    ['an array body', (w) => (w.body = []), 'body: expected a JSON object of at most 1 MiB (1,048,576 characters) as JSON text, got an array'],
     ['a malformed id', (w) => (w.id = 'abc'), 'id: expected a UUID (8-4-4-4-12 hex digits), got the string "abc"'],
     ['a bad schema URI', (w) => (w.body_schema_uri = 'annot://schema/Word/v1'), 'body_schema_uri: expected a body schema URI'],
     ['confidence above 1', (w) => (w.confidence = 1.01), 'confidence: expected a number in [0, 1] or null, got 1.01'],
@@ -71,7 +71,7 @@ describe('annotation wire form', () => {
     ['a media reference without asset', (w) => delete (w.reference as any).asset_id, 'reference.asset_id: missing (required)'],
     ['an empty generator', (w) => ((w.provenance as any).was_generated_by = ''), 'provenance.was_generated_by: expected a non-empty agent or activity id'],
     ['a float generation time', (w) => ((w.provenance as any).generated_at_time = 1.5), 'provenance.generated_at_time: expected a time {v, r}, got 1.5'],
-    ['a derived-from entry that is not a string', (w) => ((w.provenance as any).was_derived_from = [3]), 'provenance.was_derived_from[0]: expected a non-empty id, got 3'],
+    ['a derived-from entry that is not a string', (w) => ((w.provenance as any).was_derived_from = [3]), 'provenance.was_derived_from[0]: expected a non-empty id of at most 4096 characters, got 3'],
     ['an end before the start', (w) => ((w.reference as any).interval.end = { v: 1, r: 1 }), 'reference.interval: end 1 s precedes start 1.5 s'],
   ])('rejects %s with a message naming the field', (_label, mutate, expected) => {
     const wire = wireOf();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mountMcpOverHttp } from '../../src/mcp/http.js';
+import { LIMITS } from '../../src/model/limits.js';
 import { isDocsRoute } from '../../src/server/api-docs.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
@@ -77,6 +78,7 @@ const CASES: Case[] = [
   { route: 'POST /tiers', status: 201, request: () => post('/tiers', WORDS_TIER, { 'x-actor': 'tester' }) },
   { route: 'POST /tiers', status: 200, request: () => post('/tiers', WORDS_TIER) },
   { route: 'POST /tiers', status: 422, request: () => post('/tiers', { name: 'x', stereotype: 'NOPE' }) },
+  { route: 'POST /tiers', status: 422, request: () => post('/tiers', { name: 'x'.repeat(LIMITS.nameChars + 1), stereotype: 'NONE' }) },
   { route: 'GET /tiers/:name', status: 200, request: () => get('/tiers/words') },
   { route: 'GET /tiers/:name', status: 404, request: () => get('/tiers/nope') },
   ...[
@@ -98,6 +100,7 @@ const CASES: Case[] = [
   { route: 'POST /annotations', status: 201, request: () => post('/annotations?fps=25&rate=25', timed('00:00:05:10', '00:00:06:00')) },
   { route: 'POST /annotations', status: 409, request: (s) => post('/annotations', { ...wordInput('dup', 0, 1), id: s.id }) },
   { route: 'POST /annotations', status: 422, request: () => post('/annotations', wordInput('x', 0, 1, { confidence: 2 })) },
+  { route: 'POST /annotations', status: 422, request: () => post('/annotations', wordInput('x', 0, 1, { tier: 't'.repeat(LIMITS.nameChars + 1) })) },
   { route: 'POST /annotations', status: 400, request: () => ({ method: 'POST', path: '/annotations', body: '{"tier":', headers: { 'content-type': 'application/json' } }) },
   { route: 'POST /annotations', status: 415, request: () => ({ method: 'POST', path: '/annotations', body: 'hello', headers: { 'content-type': 'text/plain' } }) },
   { route: 'POST /annotations', status: 413, request: () => post('/annotations', wordInput('x'.repeat(2 * 1024 * 1024), 0, 1)) },
@@ -147,6 +150,7 @@ const CASES: Case[] = [
   { route: 'GET /schemas/*', status: 404, request: () => get('/schemas/annot://schema/nope/v1') },
   { route: 'PUT /meta/:key', status: 200, request: () => ({ method: 'PUT', path: '/meta/project', json: { value: 'harbour' } }) },
   { route: 'PUT /meta/:key', status: 422, request: () => ({ method: 'PUT', path: '/meta/project', json: { value: 1 } }) },
+  { route: 'PUT /meta/:key', status: 400, request: () => ({ method: 'PUT', path: `/meta/${'k'.repeat(LIMITS.nameChars + 1)}`, json: { value: 'v' } }) },
   { route: 'GET /meta', status: 200, request: () => get('/meta') },
   { route: 'GET /oplog', status: 200, request: () => get('/oplog?from_clock=1&limit=5') },
   { route: 'GET /oplog/latest-clock', status: 200, request: () => get('/oplog/latest-clock') },
@@ -198,6 +202,24 @@ describe('every route against its documented schema', () => {
     }
     return { status: response.status, headers: response.headers, text: await response.text() };
   }
+
+  /** A schema with its $ref (`#/components/schemas/...`) followed, once. */
+  function resolved(schema: Json | undefined): Json | undefined {
+    if (schema?.$ref === undefined || !String(schema.$ref).startsWith('#/')) return schema;
+    return String(schema.$ref).slice(2).split('/').reduce((node: Json, key: string) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc) as Json;
+  }
+
+  it('states the limits on names and texts in the document, as the model holds them (LIMITS)', () => {
+    const tier = resolved(operationOf('POST /tiers').operation.requestBody.content['application/json'].schema)!;
+    expect(tier.properties.name.maxLength).toBe(LIMITS.nameChars);
+    expect(tier.properties.parent.maxLength).toBe(LIMITS.nameChars);
+    const meta = operationOf('PUT /meta/:key').operation;
+    expect(meta.parameters.find((p: Json) => p.name === 'key').schema.maxLength).toBe(LIMITS.nameChars);
+    expect(resolved(meta.requestBody.content['application/json'].schema)!.properties.value.maxLength).toBe(LIMITS.metaValueChars);
+    const annotation = JSON.stringify(doc.components.schemas);
+    expect(annotation).toContain(`"maxLength":${LIMITS.idChars}`);
+    expect(annotation).toContain('a JSON object of at most 1 MiB (1,048,576 characters) as JSON text');
+  });
 
   /** The document's operation for a fastify route (`GET /annotations/:id`). */
   function operationOf(route: string): { pointer: string; operation: Json } {
@@ -319,8 +341,21 @@ describe('every route against its documented schema', () => {
         const original = request();
         violations.push({ label: `${route} with a too long ${parameter.name} header`, request: { ...original, headers: { ...original.headers, [parameter.name]: 'x'.repeat(parameter.schema.maxLength + 1) } } });
       }
+      for (const parameter of parameters.filter((p) => p.in === 'path' && p.schema.maxLength !== undefined)) {
+        const original = request();
+        const segments = original.path.split('?')[0].split('/');
+        segments[route.split(' ')[1].split('/').indexOf(`:${parameter.name}`)] = 'x'.repeat(parameter.schema.maxLength + 1);
+        violations.push({ label: `${route} with a too long path parameter ${parameter.name}`, request: { ...original, path: segments.join('/') } });
+      }
       const content = operation.requestBody?.content ?? {};
       if ('application/json' in content) violations.push({ label: `${route} with a JSON body that is not an object`, request: { ...request(), json: ['not', 'an', 'object'] } });
+      const bodyProperties = (resolved(content['application/json']?.schema)?.properties ?? {}) as Json;
+      for (const [name, property] of Object.entries(bodyProperties)) {
+        const { maxLength } = resolved(property) ?? {};
+        const original = request();
+        if (maxLength === undefined || typeof (original.json as Json | undefined)?.[name] !== 'string') continue;
+        violations.push({ label: `${route} with a too long body field ${name}`, request: { ...original, json: { ...(original.json as Json), [name]: 'x'.repeat(maxLength + 1) } } });
+      }
       if ('multipart/form-data' in content) violations.push({ label: `${route} multipart without its required field`, request: { ...request(), body: multipart('other') } });
     }
     expect(violations.length).toBeGreaterThan(30);

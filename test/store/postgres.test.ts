@@ -168,11 +168,18 @@ describeWithPostgres('PostgresStore', unreachable, () => {
     });
 
     it('takes the project from the URL query unless the options name it, and refuses two different names', async () => {
-      expect(parseStoreUrl('postgres://u@h:5/db?project=x&sslmode=disable')).toEqual({
-        connectionString: 'postgres://u@h:5/db?sslmode=disable',
+      expect(parseStoreUrl('postgres://u:secret@h:5/db?project=x&sslmode=disable&connect_timeout=3')).toEqual({
+        connectionString: 'postgres://u:secret@h:5/db?sslmode=disable',
         project: 'x',
         where: 'postgres://h:5/db',
+        address: 'h:5',
+        database: 'db',
+        user: 'u',
+        connectTimeoutMs: 3000,
       });
+      expect(parseStoreUrl('postgres://h/db').connectTimeoutMs).toBe(10_000);
+      expect(() => parseStoreUrl('postgres://u:secret@h/db?connect_timeout=soon')).toThrow(/connect_timeout: expected a number of seconds/);
+      expect(() => parseStoreUrl('postgres://u:secret@[h/db')).toThrow(/"postgres:\/\/\*\*\*@\[h\/db" is not a URL/);
       expect(parseStoreUrl('postgres://u@h/db').project).toBe('default');
       expect(() => parseStoreUrl('postgres://u@h/db?project=x', 'y')).toThrow(/names project "x" and the options name "y"/);
       expect(() => parseStoreUrl('mysql://h/db')).toThrow(/postgres:\/\//);

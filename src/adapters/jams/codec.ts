@@ -12,5 +12,5 @@ export const jamsCodec: FormatCodec = {
 
 /** The file's text; its bytes are garbage once this returns, before the reader's passes begin. */
 async function sourceText(path: string, file: string): Promise<string> {
-  return jamsText(await readFile(path), file);
+  return await jamsText(await readFile(path), file);
 }

@@ -1,8 +1,8 @@
-import { gunzipSync } from 'node:zlib';
 import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
 import { makeTier, type Tier } from '../../model/tier.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import type { LoadedDocument, LoadOptions } from '../adapter.js';
+import { gunzipBounded } from '../bounded-gunzip.js';
 import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
@@ -44,20 +44,16 @@ interface Observation {
  * the annotation's namespace, position, annotation_metadata, sandbox, time, duration and whether
  * its data was written in the old dense (column) form. Each observation becomes an annotation.
  */
-export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
-  return readJamsText(jamsText(bytes, options.sourceName), options);
+export async function readJams(bytes: Buffer, options: LoadOptions): Promise<LoadedDocument> {
+  return readJamsText(await jamsText(bytes, options.sourceName), options);
 }
 
-/** The text of a JAMS file, or of a .jamz once uncompressed. */
-export function jamsText(bytes: Buffer, file: string): string {
-  let raw = bytes;
-  if (isGzip(bytes)) {
-    try {
-      raw = gunzipSync(bytes);
-    } catch (error) {
-      throw new FormatParseError(file, {}, `expected gzip-compressed JAMS (.jamz), but the gzip stream is damaged (${(error as Error).message})`);
-    }
-  }
+/**
+ * The text of a JAMS file, or of a .jamz once uncompressed: inflated as a stream under
+ * INFLATE_LIMITS, so a gzip bomb is refused after a few megabytes instead of filling memory.
+ */
+export async function jamsText(bytes: Buffer, file: string): Promise<string> {
+  const raw = isGzip(bytes) ? (await gunzipBounded(bytes, file, 'gzip-compressed JAMS (.jamz)')).bytes : bytes;
   return decodeSource(raw, file);
 }
 

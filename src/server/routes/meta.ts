@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { LIMITS } from '../../model/limits.js';
 import { createAjv, issuesFromAjv } from '../../schemas/ajv.js';
 import { InvalidBodyError } from '../errors.js';
 import { actorOf, withClock, type RouteContext } from '../route-context.js';
@@ -10,7 +11,7 @@ export const META_VALUE_SCHEMA = {
   type: 'object',
   required: ['value'],
   additionalProperties: false,
-  properties: { value: { type: 'string', description: 'a string value' } },
+  properties: { value: { type: 'string', maxLength: LIMITS.metaValueChars, description: `a string value of at most ${LIMITS.metaValueChars} characters` } },
 } as const;
 
 let validateMetaValue: ValidateFunction | undefined;
@@ -22,7 +23,7 @@ export function registerMetaRoutes(app: FastifyInstance, { service }: RouteConte
 
   app.put<{ Params: { key: string } }>('/meta/:key', {
     schema: routeSchema('set a metadata value', {
-      params: { type: 'object', required: ['key'], properties: { key: { type: 'string', description: 'the metadata key' } } },
+      params: { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: LIMITS.nameChars, description: `the metadata key, at most ${LIMITS.nameChars} characters` } } },
       querystring: NO_QUERY,
       headers: headers(ACTOR_HEADER),
       body: { content: { 'application/json': { schema: ref('MetaValue') } } },
