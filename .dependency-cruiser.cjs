@@ -38,10 +38,26 @@ module.exports = {
       name: 'no-circular',
       comment: 'An import cycle makes load order matter and hides which module owns a concept.',
       severity: 'error',
-      from: { path: '^(src|commands)/' },
+      from: { path: '^(src|commands|web)/' },
       to: { circular: true },
     },
     ...upwardRules,
+    {
+      name: 'web-imports-only-types-from-src',
+      comment:
+        'The timeline page (web/) runs in the browser: it takes the wire types from src with `import type`, ' +
+        'which the compiler erases, and never a value, which would pull server code into the page.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^src/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'nothing-imports-web',
+      comment: 'The page is served as files (dist/web/), never imported: the library, the surfaces and the commands know it only by its URL.',
+      severity: 'error',
+      from: { path: '^(src|commands)/' },
+      to: { path: '^web/' },
+    },
     {
       name: 'render-is-a-vertical',
       comment:

@@ -19,6 +19,21 @@ export default tseslint.config(
     },
   },
   {
+    // The timeline page runs in the browser: types from src only (dependency-cruiser holds the same rule).
+    files: ['web/**/*.ts'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', sessionStorage: 'readonly', requestAnimationFrame: 'readonly',
+        EventSource: 'readonly', HTMLElement: 'readonly', KeyboardEvent: 'readonly', MouseEvent: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['../src/*', '../../src/*'], allowTypeImports: true, message: 'web/ takes only types from src (import type): server code never goes to the browser.' }],
+      }],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

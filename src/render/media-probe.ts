@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { ffprobeBinary } from '../io/bundled-ffprobe.js';
 import type { RationalTimeWire } from '../time/rational-time.js';
 
 /**
@@ -11,15 +11,7 @@ import type { RationalTimeWire } from '../time/rational-time.js';
  * 22,050 Hz is `{v: 52920, r: 22050}` and not a rounded decimal.
  */
 
-let ffprobePath: string | undefined;
-
-export function ffprobeBinary(): string {
-  if (!ffprobePath) {
-    const require = createRequire(import.meta.url);
-    ffprobePath = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
-  }
-  return ffprobePath;
-}
+export { ffprobeBinary };
 
 export interface ProbedStream {
   codec_type: string;

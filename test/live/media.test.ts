@@ -57,7 +57,7 @@ describe('GET /media (annot serve --media)', () => {
     const page = await fetch(`${t.url}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await page.text()).toContain('"media":{"url":"/media","element":"audio"}');
+    expect(await page.text()).toContain('"media":{"url":"/media","element":"audio","frame_duration":null}');
     const script = await fetch(`${t.url}/page/app.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);

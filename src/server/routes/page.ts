@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { RouteNotFoundError } from '../errors.js';
+import { mediaFrameDuration } from '../page/media-frame-duration.js';
+import type { PageConfig } from '../page/page-config.js';
 import { pageHtml } from '../page/page-html.js';
 import { NO_QUERY, publicErrors, routeSchema } from '../route-schema.js';
 import { mediaElementOf } from './media.js';
@@ -13,10 +15,11 @@ const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=u
 
 /**
  * `GET /` is the timeline page; `GET /page/<file>` its scripts and stylesheet, served from the
- * package (dist/page/), never from a CDN, so the page works offline.
+ * package (dist/web/, built from web/), never from a CDN, so the page works offline.
  */
 export function registerPageRoutes(app: FastifyInstance, { media }: { media?: string }): void {
-  const html = pageHtml({ media: media === undefined ? null : { url: '/media', element: mediaElementOf(media) } });
+  // Built on the first request: the media's frame rate is probed only when someone opens the page.
+  let html: Promise<string> | undefined;
   app.get('/', {
     schema: routeSchema('the timeline page: lanes per tier, live edits, media playback', {
       security: [],
@@ -24,7 +27,9 @@ export function registerPageRoutes(app: FastifyInstance, { media }: { media?: st
       response: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, ...publicErrors(400) },
     }),
   }, async (_request, reply) => {
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
+    html ??= pageConfig(media).then((config) => pageHtml(readFileSync(join(pageAssetDir(), 'index.html'), 'utf8'), config));
+    html.catch(() => (html = undefined));
+    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(await html);
   });
 
   const assets = new Map<string, Buffer>();
@@ -53,20 +58,27 @@ export function registerPageRoutes(app: FastifyInstance, { media }: { media?: st
   });
 }
 
+async function pageConfig(media: string | undefined): Promise<PageConfig> {
+  if (media === undefined) return { media: null };
+  const element = mediaElementOf(media);
+  const frameDuration = element === 'video' ? await mediaFrameDuration(media) : undefined;
+  return { media: { url: '/media', element, frame_duration: frameDuration ?? null } };
+}
+
 let assetDir: string | undefined;
 
 /**
- * dist/page/ of this package. The module runs from dist/src/server/routes/ when built and from
- * src/server/routes/ under jest, so we walk up to the folder that holds dist/page/app.js.
+ * dist/web/ of this package. The module runs from dist/src/server/routes/ when built and from
+ * src/server/routes/ under jest, so we walk up to the folder that holds dist/web/app.js.
  */
 function pageAssetDir(): string {
   if (assetDir !== undefined) return assetDir;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const candidate = join(dir, 'dist', 'page');
+    const candidate = join(dir, 'dist', 'web');
     if (existsSync(join(candidate, 'app.js'))) return (assetDir = candidate);
     const parent = dirname(dir);
-    if (parent === dir) throw new RouteNotFoundError('the timeline page is not built (dist/page/app.js is missing): run npm run build');
+    if (parent === dir) throw new RouteNotFoundError('the timeline page is not built (dist/web/app.js is missing): run npm run build');
     dir = parent;
   }
 }

@@ -1,44 +1,23 @@
 // The page's side of the HTTP API: every request carries the token when the server wants one.
+import type { ErrorBody, ErrorCode, TierViolation } from './wire.js';
 
-export interface Time {
-  v: number;
-  r: number;
-}
+/** A violation as a failing response's `details.violations` lists it (server/errors.ts): the annotations it names. */
+export type ViolationDetail = Pick<TierViolation, 'tier' | 'code' | 'annotation_id' | 'related_ids' | 'message'>;
 
-export interface AnnotationWire {
-  id: string;
-  tier: string;
-  reference: { kind: 'media'; asset_id: string; interval: { start: Time; end: Time } } | { kind: 'annotation'; target_id: string };
-  body: Record<string, unknown>;
-  body_schema_uri: string;
-  provenance: Record<string, unknown>;
-  confidence: number | null;
-}
-
-export interface TierWire {
-  name: string;
-  stereotype: string;
-  parent: string | null;
-  metadata: Record<string, unknown>;
-}
-
-export interface OpLogEvent {
-  clock: number;
-  kind: 'add_tier' | 'add_annotation' | 'update_annotation' | 'delete_annotation' | 'set_meta';
-  target_id: string | null;
-  payload: Record<string, unknown>;
-  actor: string;
-  etag?: string;
-}
-
-/** A failed request: the status and the server's `{error: {code, message}}`. */
+/** A failed request: the status and the server's `{error: {code, message, details}}`. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode | `HTTP_${number}`,
     message: string,
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
+  }
+
+  /** The annotations the server named in its refusal (a tier constraint's violations). */
+  get violations(): ViolationDetail[] {
+    return Array.isArray(this.details.violations) ? (this.details.violations as ViolationDetail[]) : [];
   }
 }
 
@@ -58,13 +37,7 @@ export class Api {
 
   async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     for (let attempt = 0; ; attempt++) {
-      const init: RequestInit = { method, headers: { ...headers, 'X-Actor': 'timeline-page' } };
-      if (this.token) (init.headers as Record<string, string>).Authorization = `Bearer ${this.token}`;
-      if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
-      }
-      const response = await fetch(path, init);
+      const response = await fetch(path, this.init(method, body, headers));
       if (response.status === 401 && attempt < 5) {
         this.token = await this.askToken(this.token !== null);
         sessionStorage.setItem(TOKEN_KEY, this.token);
@@ -73,11 +46,19 @@ export class Api {
       const text = await response.text();
       const parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
       if (!response.ok) {
-        const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-        throw new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? response.statusText);
+        const error = (parsed as Partial<ErrorBody> | undefined)?.error;
+        throw new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? response.statusText, error?.details);
       }
       return { value: parsed as T, etag: response.headers.get('ETag'), headers: response.headers };
     }
+  }
+
+  private init(method: string, body: unknown, extra: Record<string, string>): RequestInit {
+    const headers: Record<string, string> = { ...extra, 'X-Actor': 'timeline-page' };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (body === undefined) return { method, headers };
+    headers['Content-Type'] = 'application/json';
+    return { method, headers, body: JSON.stringify(body) };
   }
 
   /** A URL for an element that cannot send headers (EventSource, media): the token goes in the query. */

@@ -1,5 +1,5 @@
 // What the page knows of the store: tiers in lane order and annotations indexed for drawing.
-import type { AnnotationWire, TierWire, Time } from './api.js';
+import type { AnnotationWire, TierWire, Time } from './wire.js';
 
 export interface Item {
   wire: AnnotationWire;
@@ -166,6 +166,13 @@ export class TimelineModel {
       else hi = mid;
     }
     return lo;
+  }
+
+  /** Where an item is in its (sorted) lane: a binary search by start, then the few items starting with it. */
+  indexIn(lane: Lane, item: Item): number {
+    const items = this.sorted(lane);
+    for (let i = this.firstStartingAt(lane, item.start); i < items.length && items[i].start === item.start; i++) if (items[i] === item) return i;
+    return items.indexOf(item);
   }
 
   /** The items of a lane that may intersect [from, to], in start order. */

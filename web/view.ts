@@ -6,6 +6,9 @@ export const LABEL_WIDTH = 210;
 export const AXIS_HEIGHT = 30;
 export const LANE_HEIGHT = 36;
 const EDGE_PX = 6;
+/** Room "fit" leaves between the label column and 0 s, and on the right for the last tick's label. */
+const FIT_MARGIN_PX = 16;
+const FIT_MARGIN_RIGHT_PX = 32;
 const MIN_PX_PER_SECOND = 1e-4;
 const MAX_PX_PER_SECOND = 1e5;
 
@@ -32,6 +35,12 @@ export class TimelineView {
   selected: string | null = null;
   previews: Preview[] = [];
   playhead: number | null = null;
+  /** The timeline has the keyboard focus: the selected block gets a focus ring. */
+  focused = false;
+  /** The edge the keyboard nudges, drawn as a bar on the selected block; null nudges the whole block. */
+  pickedEdge: 'start' | 'end' | null = null;
+  /** A fit asked for before the canvas had a width (the media's duration, 0 if none). */
+  private fitPending: number | null = null;
   private readonly ctx: CanvasRenderingContext2D;
   private width = 0;
   private height = 0;
@@ -82,11 +91,30 @@ export class TimelineView {
     this.invalidate();
   }
 
-  fit(): void {
-    const [start, end] = this.model.extent();
-    const span = Math.max(end - start, 0.5);
-    this.pxPerSecond = this.timelineWidth / (span * 1.04);
-    this.viewStart = start - span * 0.02;
+  /**
+   * Shows everything from 0 (or the first annotation, if one starts before 0) to the last end (or
+   * the media's end) inside the lanes, a margin from the label column, so the 0 s tick and a
+   * playhead at 0 are in sight. Before the first frame the width is unknown: it is done then.
+   */
+  fit(mediaDuration = 0): void {
+    this.fitPending = mediaDuration;
+    this.invalidate();
+    if (this.width === 0) return;
+    const [first, last] = this.model.extent();
+    const start = Math.min(0, first);
+    const span = Math.max(Math.max(last, mediaDuration) - start, 0.5);
+    this.pxPerSecond = Math.max(this.timelineWidth - FIT_MARGIN_PX - FIT_MARGIN_RIGHT_PX, 1) / span;
+    this.viewStart = start - FIT_MARGIN_PX / this.pxPerSecond;
+    this.fitPending = null;
+  }
+
+  /** Scrolls sideways so the block is in view (a third in from the left when it was not), zoom kept. */
+  reveal(item: Item): void {
+    const [start, end] = this.timesOf(item);
+    const margin = FIT_MARGIN_PX / this.pxPerSecond;
+    if (start >= this.viewStart + margin && end <= this.viewEnd - margin) return;
+    const span = this.viewEnd - this.viewStart;
+    this.viewStart = end - start > span - 2 * margin ? start - margin : start - span / 3;
     this.invalidate();
   }
 
@@ -149,6 +177,7 @@ export class TimelineView {
       this.canvas.style.height = `${height}px`;
       this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
       this.dirty = true;
+      if (this.fitPending !== null) this.fit(this.fitPending);
     }
     if (!this.dirty && this.drawn === this.model.version) return;
     this.dirty = false;
@@ -241,10 +270,34 @@ export class TimelineView {
       const [start, end] = this.timesOf(selectedItem);
       if (end === start) this.drawPoint(this.xOf(start), top, color, true);
       else this.drawBlock(selectedItem, this.xOf(start), this.xOf(end), top, color, true);
+      this.drawSelectionMarks(this.xOf(start), this.xOf(end), top);
     }
     ctx.restore();
+    this.drawLabel(lane, index, top, color);
+  }
 
-    // The label column: the tier nested under its parent, its stereotype below its name.
+  /** The keyboard's marks on the selected block: a focus ring while the timeline has focus, a bar on the edge it nudges. */
+  private drawSelectionMarks(x0: number, x1: number, top: number): void {
+    const { ctx } = this;
+    if (this.focused) {
+      ctx.strokeStyle = '#1d4ed8';
+      ctx.lineWidth = 2;
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.roundRect(x0 - 3, top + 2, Math.max(x1 - x0, 0) + 6, LANE_HEIGHT - 4, 4);
+      ctx.stroke();
+    }
+    if (this.pickedEdge) {
+      const x = this.pickedEdge === 'start' ? x0 : x1;
+      ctx.fillStyle = '#1d4ed8';
+      ctx.fillRect(x - 2, top + 1, 4, LANE_HEIGHT - 2);
+    }
+    ctx.lineWidth = 1;
+  }
+
+  /** The label column: the tier nested under its parent, its stereotype below its name. */
+  private drawLabel(lane: Lane, index: number, top: number, color: string): void {
+    const { ctx } = this;
     ctx.fillStyle = index % 2 === 0 ? '#f3f4f8' : '#eceef4';
     ctx.fillRect(0, top, LABEL_WIDTH, LANE_HEIGHT);
     ctx.strokeStyle = '#dde1ea';

@@ -1,0 +1,90 @@
+// What the user asked for, as PATCH bodies: a retime, one edge moved, a boundary two blocks share, a new text.
+import { labelOf, sameTime, type Item } from './model.js';
+import type { AnnotationWire, Time } from './wire.js';
+
+/** One annotation's part of an edit. */
+export interface EditPart {
+  id: string;
+  /** What the user asked for, as a PATCH body. */
+  patch: Partial<AnnotationWire>;
+  /** The ETag of the version the user started from. */
+  etag: Promise<string>;
+}
+
+/** What the user did: one annotation changed, or two at once (a shared boundary), saved together or not at all. */
+export interface Edit {
+  parts: EditPart[];
+  describe: string;
+}
+
+export type Grab = 'start' | 'end' | 'move';
+
+/** A time at the annotation's own rate, so the stored value keeps its exactness. */
+export function timeAtRate(seconds: number, rate: number): Time {
+  return { v: Math.round(seconds * rate), r: rate };
+}
+
+/** The annotation at new times, at its own rate; null when that changes nothing. */
+export function retimePatch(item: Item, start: number, end: number): Partial<AnnotationWire> | null {
+  const reference = item.wire.reference;
+  if (reference.kind !== 'media') return null;
+  const rate = rateOf(item);
+  const s = timeAtRate(Math.max(0, start), rate);
+  const e = timeAtRate(Math.max(0, end), rate);
+  if (sameTime(s, reference.interval.start) && sameTime(e, reference.interval.end)) return null;
+  return { reference: { kind: 'media', asset_id: reference.asset_id, interval: { start: s, end: e } } };
+}
+
+/** The same annotation with one edge at an exact time, the other kept as it is; null when nothing changes. */
+export function edgePatch(item: Item, edge: 'start' | 'end', time: Time): Partial<AnnotationWire> | null {
+  const reference = item.wire.reference;
+  if (reference.kind !== 'media' || sameTime(reference.interval[edge], time)) return null;
+  const exact = ({ v, r }: Time): Time => ({ v, r });
+  const interval = { start: exact(reference.interval.start), end: exact(reference.interval.end), [edge]: time };
+  return { reference: { kind: 'media', asset_id: reference.asset_id, interval } };
+}
+
+/** The boundary two blocks share, at the finer of their rates, so both store the very same time. */
+export function boundaryTime(seconds: number, item: Item, neighbour: Item): Time {
+  const rates = [item, neighbour].flatMap(({ wire }) => (wire.reference.kind === 'media' ? [wire.reference.interval.start.r, wire.reference.interval.end.r] : []));
+  return timeAtRate(Math.max(0, seconds), Math.max(...rates));
+}
+
+/**
+ * A block retimed to [start, end] by a drag or a nudge, as an edit. An edge grabbed changes that
+ * edge alone; with a neighbour (the TIME_SUBDIVISION sibling sharing it) the boundary moves for
+ * both, in one request. The body grabbed moves both edges.
+ */
+export function retimeEdit(item: Item, grab: Grab, start: number, end: number, neighbour: Item | null, etagOf: (item: Item) => Promise<string>): Edit | null {
+  if (grab === 'move') {
+    const patch = retimePatch(item, start, end);
+    return patch ? { parts: [{ id: item.wire.id, patch, etag: etagOf(item) }], describe: `retime of "${labelOf(item.wire)}"` } : null;
+  }
+  const at = grab === 'start' ? start : end;
+  if (!neighbour) {
+    const patch = edgePatch(item, grab, timeAtRate(Math.max(0, at), rateOf(item)));
+    return patch ? { parts: [{ id: item.wire.id, patch, etag: etagOf(item) }], describe: `${grab} of "${labelOf(item.wire)}"` } : null;
+  }
+  const time = boundaryTime(at, item, neighbour);
+  const mine = edgePatch(item, grab, time);
+  const theirs = edgePatch(neighbour, grab === 'start' ? 'end' : 'start', time);
+  if (!mine || !theirs) return null;
+  return {
+    parts: [
+      { id: item.wire.id, patch: mine, etag: etagOf(item) },
+      { id: neighbour.wire.id, patch: theirs, etag: etagOf(neighbour) },
+    ],
+    describe: `boundary of "${labelOf(item.wire)}" and "${labelOf(neighbour.wire)}"`,
+  };
+}
+
+/** The finer of the rates of an annotation's two times (a symbolic one has none: milliseconds). */
+function rateOf(item: Item): number {
+  const reference = item.wire.reference;
+  return reference.kind === 'media' ? Math.max(reference.interval.start.r, reference.interval.end.r) : 1000;
+}
+
+/** A new text for the block, the rest of its body kept. */
+export function textEdit(item: Item, text: string, etag: Promise<string>): Edit {
+  return { parts: [{ id: item.wire.id, patch: { body: { ...item.wire.body, text } }, etag }], describe: `text "${text}"` };
+}
