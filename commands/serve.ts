@@ -33,6 +33,7 @@ export default class Serve extends AnnotCommand {
     'max-import': Flags.string({ description: 'largest /import upload', default: '64MiB' }),
     store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file; processes on one project share one clock', exclusive: ['file'] }),
     from: Flags.string({ description: "the file's format (default: from the extension, then the content), as annot convert --from" }),
+    encoding: Flags.string({ description: "the file's text encoding, as annot convert --encoding (a byte-order mark still decides); the file is saved back as UTF-8" }),
     save: Flags.boolean({
       description: 'save edits of a file in another format back to it; --no-save keeps them in memory only and leaves the file untouched (a .annot file is always written as it is edited)',
       default: true,
@@ -69,6 +70,7 @@ export default class Serve extends AnnotCommand {
     const warningsTold = new Set<string>();
     const served = await openServedStore(location, {
       from: flags.from,
+      encoding: flags.encoding,
       save: flags.save,
       saveDelayMs: flags['save-delay'],
       report: (finding) => notice(formatFinding(finding)),

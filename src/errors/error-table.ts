@@ -72,6 +72,10 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   // formats
   ANNOT_UNKNOWN_FORMAT: row(400),
   ANNOT_FORMAT_PARSE: row(422),
+  // A file's bytes that do not decode in its encoding (as chosen, forced or detected), or a file mixing encodings.
+  ANNOT_TEXT_ENCODING: row(422),
+  // --encoding / ?encoding= naming an encoding no decoder knows: a usage error, like a mistyped flag.
+  ANNOT_UNKNOWN_ENCODING: row(400, 2),
   ANNOT_UNREPRESENTABLE: row(422),
 });
 

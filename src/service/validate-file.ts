@@ -16,6 +16,8 @@ export interface AnnotationFileValidation {
 export interface ValidateFileOptions {
   readonly from?: string;
   readonly rate?: number;
+  /** `--encoding`: the text encoding of the file (a byte-order mark still decides). */
+  readonly encoding?: string;
   /** The name findings carry: the path as typed, or `<stdin>` for a spooled standard input. */
   readonly sourceName?: string;
 }
@@ -30,7 +32,7 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
   const findings: Finding[] = [];
   let opened;
   try {
-    opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, sourceName: file, report: (finding) => findings.push(finding) });
+    opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, encoding: options.encoding, sourceName: file, report: (finding) => findings.push(finding) });
   } catch (error) {
     if (!(error instanceof FormatParseError)) throw error;
     findings.push({ code: 'parse_error', severity: 'error', file, location: error.location, message: error.expected });
@@ -61,7 +63,7 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
     const who = violation.annotation_id ? `annotation ${violation.annotation_id} on tier ${violation.tier}` : `tier ${violation.tier}`;
     findings.push({ code: violation.code, severity: 'error', file, location: {}, message: `${who}: ${violation.message}` });
   }
-  findings.push(...tierNameFindingsOfFile(tierNames, file, opened.format.name === 'annot' ? null : path));
+  findings.push(...tierNameFindingsOfFile(tierNames, file, opened.format.name === 'annot' ? null : path, options.encoding));
   for (const schema of summary.schemas) {
     if (schema.registered) continue;
     findings.push({

@@ -5,12 +5,8 @@ import { writeJams } from './jams-writer.js';
 
 export const jamsCodec: FormatCodec = {
   async load(path, options) {
-    return readJamsText(await sourceText(path, options.sourceName), options);
+    return readJamsText(jamsText(await readFile(path), options), options);
   },
   dump: writeJams,
 };
 
-/** The file's text; its bytes are garbage once this returns, before the reader's passes begin. */
-async function sourceText(path: string, file: string): Promise<string> {
-  return jamsText(await readFile(path), file);
-}

@@ -7,7 +7,7 @@ import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { isGzip } from '../sniffers.js';
-import { decodeSource } from '../source-text.js';
+import { decodeSource, type TextSourceOptions } from '../source-text.js';
 import { extractNonFinite, LazyJsonArray, MAX_JSON_DEPTH, nonFiniteToken, parseJson, stringifyWithNonFinite, type NonFiniteToken } from '../json-text.js';
 
 export const JAMS_OBSERVATION_SCHEMA = 'annot://schema/jams-observation/v1';
@@ -45,11 +45,12 @@ interface Observation {
  * its data was written in the old dense (column) form. Each observation becomes an annotation.
  */
 export function readJams(bytes: Buffer, options: LoadOptions): LoadedDocument {
-  return readJamsText(jamsText(bytes, options.sourceName), options);
+  return readJamsText(jamsText(bytes, options), options);
 }
 
 /** The text of a JAMS file, or of a .jamz once uncompressed. */
-export function jamsText(bytes: Buffer, file: string): string {
+export function jamsText(bytes: Buffer, options: TextSourceOptions): string {
+  const file = options.sourceName;
   let raw = bytes;
   if (isGzip(bytes)) {
     try {
@@ -58,7 +59,7 @@ export function jamsText(bytes: Buffer, file: string): string {
       throw new FormatParseError(file, {}, `expected gzip-compressed JAMS (.jamz), but the gzip stream is damaged (${(error as Error).message})`);
     }
   }
-  return decodeSource(raw, file);
+  return decodeSource(raw, options);
 }
 
 /**

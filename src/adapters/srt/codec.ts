@@ -79,7 +79,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   };
 
   async function* annotations(): AsyncGenerator<Annotation> {
-    for await (const lines of textLineBatches(path)) {
+    for await (const lines of textLineBatches(path, options)) {
       parser.push(lines);
       for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
       cues.length = 0;

@@ -62,7 +62,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       else findings.dropped(line, `block dropped: it is not a cue${text.startsWith('STYLE') || text.startsWith('REGION') ? ' (STYLE and REGION blocks count only before the first cue)' : ' (a cue needs a "-->" timing line; text after a blank line is not part of the cue above)'}, so WebVTT players ignore it`);
     },
   });
-  const chunks = textChunks(path);
+  const chunks = textChunks(path, options, { utf8Only: 'WebVTT' });
   let finished = false;
   const pump = async (): Promise<boolean> => {
     const next = await chunks.next();
@@ -72,6 +72,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
         finished = true;
         return false;
       }
+      if (next.value.includes('\0')) reportNuls(next.value, parser.linesRead + 1, findings);
       parser.pushText(next.value);
       return true;
     } catch (error) {
@@ -133,6 +134,18 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     annotations: annotations(),
     quantization: () => clock.quantization(),
   };
+}
+
+/** Each NUL of a chunk that starts on `line`, as a finding (the parser replaces them by U+FFFD). */
+function reportNuls(chunk: string, line: number, findings: CueFindings): void {
+  let lineStart = 0;
+  for (let at = chunk.indexOf('\0'); at !== -1; at = chunk.indexOf('\0', at + 1)) {
+    for (let newline = chunk.indexOf('\n', lineStart); newline !== -1 && newline < at; newline = chunk.indexOf('\n', lineStart)) {
+      line++;
+      lineStart = newline + 1;
+    }
+    findings.nulReplaced(line);
+  }
 }
 
 function time(ms: number, rate: number, clock: ImportClock, file: string, line: number): RationalTime {

@@ -106,6 +106,11 @@ export class WebVttParser {
 
   constructor(private readonly sink: WebVttSink) {}
 
+  /** Lines read to their end so far. */
+  get linesRead(): number {
+    return this.lineNumber;
+  }
+
   /** Feeds the next lines of the file (already split on CR, LF and CRLF). */
   push(lines: readonly string[]): void {
     if (lines.length > 0) this.pushText(`${lines.join('\n')}\n`);
