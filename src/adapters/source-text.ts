@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { chooseEncoding, SAMPLE_BYTES, type EncodingChoice, type EncodingRequest } from './encoding/encoding-choice.js';
 import { decodeWhole, SourceDecoder } from './encoding/source-decoder.js';
+import { TAIL_BYTES, textShape, type TextShape } from './encoding/text-shape.js';
 import { fileBytes, memoryBytes } from './encoding/undecodable-bytes.js';
 import type { Finding } from './finding.js';
 
@@ -60,27 +61,31 @@ export async function readSourceText(path: string, options: TextSourceOptions, r
  * The decoder of a file to be read in pieces (from its start, in order), its encoding decided
  * now from its first SAMPLE_BYTES: a reader of a file of any size holds no more than that, once.
  */
-export function fileDecoder(path: string, options: TextSourceOptions, rules: TextRules = {}): SourceDecoder {
-  const sample = fileStart(path, SAMPLE_BYTES + 1);
-  const choice: EncodingChoice = chooseEncoding(sample.subarray(0, SAMPLE_BYTES), sample.length <= SAMPLE_BYTES, encodingRequest(options, rules));
-  return new SourceDecoder(choice, options.sourceName, () => fileBytes(path));
-}
-
-/** Up to `limit` bytes from the start of a file. */
-function fileStart(path: string, limit: number): Buffer {
+export function fileDecoder(path: string, options: TextSourceOptions, rules: TextRules = {}): SourceDecoder & { readonly shape: TextShape } {
   const fd = openSync(path, 'r');
+  let sample: Buffer;
+  let tail: Buffer;
   try {
-    const buffer = Buffer.allocUnsafe(Math.min(limit, fstatSync(fd).size + 1));
-    let read = 0;
-    while (read < buffer.length) {
-      const got = readSync(fd, buffer, read, buffer.length - read, read);
-      if (got === 0) break;
-      read += got;
-    }
-    return buffer.subarray(0, read);
+    const size = fstatSync(fd).size;
+    sample = bytesAt(fd, 0, Math.min(SAMPLE_BYTES + 1, size));
+    tail = bytesAt(fd, Math.max(0, size - TAIL_BYTES), Math.min(TAIL_BYTES, size));
   } finally {
     closeSync(fd);
   }
+  const choice: EncodingChoice = chooseEncoding(sample.subarray(0, SAMPLE_BYTES), sample.length <= SAMPLE_BYTES, encodingRequest(options, rules));
+  return new SourceDecoder(choice, options.sourceName, () => fileBytes(path), textShape(sample, tail, choice)) as SourceDecoder & { readonly shape: TextShape };
+}
+
+/** `length` bytes of an open file from `position` (fewer if it is shorter by then). */
+function bytesAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let read = 0;
+  while (read < length) {
+    const got = readSync(fd, buffer, read, length - read, position + read);
+    if (got === 0) break;
+    read += got;
+  }
+  return buffer.subarray(0, read);
 }
 
 function encodingRequest(options: TextSourceOptions, rules: TextRules): EncodingRequest {

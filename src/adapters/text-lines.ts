@@ -1,14 +1,14 @@
 import { createReadStream } from 'node:fs';
-import { fileDecoder, type TextRules, type TextSourceOptions } from './source-text.js';
+import type { SourceDecoder } from './encoding/source-decoder.js';
 
 /** Bytes read at a time (see below why not more). */
 const CHUNK_BYTES = 32 * 1024;
 
 /**
- * Text files read as lines, chunk by chunk, without ever holding the whole file: decoded as
- * source-text.ts decides (a byte-order mark, --encoding, UTF-8, or a detected legacy encoding;
- * bytes that do not decode are an error, never U+FFFD), and CRLF, bare CR and LF all end a line
- * (also when a CRLF pair is split between two chunks). NUL characters are kept; the formats
+ * Text files read as lines, chunk by chunk, without ever holding the whole file: decoded by the
+ * reader's SourceDecoder (source-text.ts fileDecoder decides the encoding; bytes that do not
+ * decode are an error, never U+FFFD), and CRLF, bare CR and LF all end a line (also when a CRLF
+ * pair is split between two chunks). NUL characters are kept; the formats
  * decide what they mean.
  *
  * Lines come in batches (one per chunk read), so a parser loops over plain arrays and awaits only
@@ -17,9 +17,9 @@ const CHUNK_BYTES = 32 * 1024;
  * young-generation collection the larger V8 grows that generation. At 1 MiB a 1M-cue SRT to
  * WebVTT conversion peaked at 200 MB; at 32 KiB it peaks under 100 MB, at the same CPU time.
  */
-export async function* textLineBatches(path: string, options: TextSourceOptions, rules: TextRules = {}, chunkBytes = CHUNK_BYTES): AsyncGenerator<string[]> {
+export async function* textLineBatches(path: string, decoder: SourceDecoder, chunkBytes = CHUNK_BYTES): AsyncGenerator<string[]> {
   const splitter = new LineSplitter();
-  for await (const text of textChunks(path, options, rules, chunkBytes)) {
+  for await (const text of textChunks(path, decoder, chunkBytes)) {
     const lines = splitter.push(text);
     if (lines.length > 0) yield lines;
   }
@@ -29,11 +29,9 @@ export async function* textLineBatches(path: string, options: TextSourceOptions,
 
 /**
  * The file's text chunk by chunk, decoded as above, with every CRLF and bare CR turned into LF
- * (also across chunk boundaries). Chunks end anywhere, also inside a line. The encoding is
- * decided (and a guess reported) when the first chunk is asked for.
+ * (also across chunk boundaries). Chunks end anywhere, also inside a line.
  */
-export async function* textChunks(path: string, options: TextSourceOptions, rules: TextRules = {}, chunkBytes = CHUNK_BYTES): AsyncGenerator<string> {
-  const decoder = fileDecoder(path, options, rules);
+export async function* textChunks(path: string, decoder: SourceDecoder, chunkBytes = CHUNK_BYTES): AsyncGenerator<string> {
   const breaks = new LineBreakNormalizer();
   for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
     const text = breaks.push(decoder.decode(chunk));

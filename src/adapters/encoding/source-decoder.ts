@@ -2,6 +2,7 @@ import { TextDecodingError } from '../errors.js';
 import { SAMPLE_BYTES, type EncodingChoice } from './encoding-choice.js';
 import { encodingLabel } from './encoding-names.js';
 import { isDecodingFailure, strictDecoder, type StrictDecoder } from './strict-decoder.js';
+import type { TextShape } from './text-shape.js';
 import { locateUndecodable, type ByteSource, type Undecodable } from './undecodable-bytes.js';
 
 /** How every decoding error ends: what the user can do. */
@@ -21,13 +22,15 @@ export class SourceDecoder {
     readonly choice: EncodingChoice,
     private readonly file: string,
     private readonly source: () => ByteSource,
+    /** How the file is laid out (files read in pieces: see text-shape.ts). */
+    readonly shape: TextShape | null = null,
   ) {
     this.decoder = strictDecoder(choice.encoding);
   }
 
   /** A decoder for another reading of the same file from its start, in the same encoding (nothing reported again). */
   again(): SourceDecoder {
-    return new SourceDecoder(this.choice, this.file, this.source);
+    return new SourceDecoder(this.choice, this.file, this.source, this.shape);
   }
 
   /** The text of the next bytes of the file. */

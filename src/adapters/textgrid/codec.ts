@@ -13,6 +13,8 @@ import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import type { SourceDecoder } from '../encoding/source-decoder.js';
 import { fileDecoder } from '../source-text.js';
+import { laidOutText, layoutMeta, layoutOf, readLayout, TEXT_LAYOUT_META } from '../text-layout.js';
+import { styleChoices, styleOfLayout, styleOfText } from './text-style.js';
 import { textGridEvents, type TextGridTier } from './parser.js';
 import { TextGridFileTokens } from './stream-reader.js';
 import { FormatParseError } from '../errors.js';
@@ -97,7 +99,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 
   return {
     tiers,
-    meta: { [TEXTGRID_XMIN_META]: outline.xmin, [TEXTGRID_XMAX_META]: outline.xmax },
+    meta: { [TEXTGRID_XMIN_META]: outline.xmin, [TEXTGRID_XMAX_META]: outline.xmax, ...layoutMeta(layoutOf('textgrid', decoding.shape, styleChoices(styleOfText(decoding.shape.head)))) },
     annotations: (async function* () {
       yield* items();
     })(),
@@ -204,10 +206,11 @@ interface Item {
  * tier stereotypes and parents, symbolic annotations.
  */
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
-  const variant = (options.variant ?? 'long') as TextGridVariant;
-  if (variant !== 'long' && variant !== 'short') {
+  const variant = options.variant as TextGridVariant | undefined;
+  if (variant !== undefined && variant !== 'long' && variant !== 'short') {
     throw new InvalidInputError(`textgrid: unknown variant ${JSON.stringify(options.variant)}; use "long" (Praat's text file) or "short" (short text file)`);
   }
+  const layout = readLayout(await store.getMeta(TEXT_LAYOUT_META), 'textgrid');
   const storeTiers = await store.listTiers();
   const byTier = new Map<string, { intervals: Item[]; points: Item[] }>();
   for (const tier of storeTiers) byTier.set(tier.name, { intervals: [], points: [] });
@@ -334,7 +337,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
       written.push({ kind: 'TextTier', name, xmin: decimal(tierMin), xmax: decimal(tierMax), items: points.map((item) => ({ start: decimal(item.start), end: decimal(item.start), text: item.text })) });
     }
   }
-  await writeFile(path, writeTextGrid(decimal(gridMin), decimal(gridMax), written, variant), 'utf8');
+  await writeFile(path, laidOutText(writeTextGrid(decimal(gridMin), decimal(gridMax), written, styleOfLayout(layout, variant)), layout), 'utf8');
 
   const dropped: Array<{ what: string; count: number }> = [];
   if (count > 0) dropped.push({ what: 'provenance', count }, { what: 'annotation ids', count });
