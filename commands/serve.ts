@@ -153,5 +153,17 @@ async function savingLine(store: SavedFileStore, format: string, file: string, s
   const dropped = await store.dryRunLosses();
   for (const { what } of dropped) told.add(what);
   const losses = dropped.length === 0 ? '' : `; ${format} keeps ${dropped.map((entry) => `no ${entry.what}`).join(', ')}`;
-  return `annot serve: edits are saved back to ${file} (${format})${losses}; --no-save keeps them in memory only`;
+  return `annot serve: edits are saved back to ${file} (${format}${await readInAnotherEncoding(store)})${losses}; --no-save keeps them in memory only`;
+}
+
+/** `, as UTF-8 (it was read as windows-1252)` for a file its reader did not read as UTF-8 (saves are UTF-8). */
+async function readInAnotherEncoding(store: SavedFileStore): Promise<string> {
+  const layout = await store.getMeta('text.layout');
+  let encoding: unknown;
+  try {
+    encoding = layout === null ? undefined : (JSON.parse(layout) as { encoding?: unknown }).encoding;
+  } catch {
+    return '';
+  }
+  return typeof encoding === 'string' && encoding !== 'utf-8' ? `, as UTF-8: it was read as ${encoding}` : '';
 }

@@ -18,6 +18,8 @@ export interface TextLayout {
   readonly line_break: 'lf' | 'crlf' | 'cr';
   /** It started with a UTF-8 byte-order mark. */
   readonly bom: boolean;
+  /** The encoding it was read in: for the record only, as annot writes UTF-8. */
+  readonly encoding: string;
   /** The line breaks that end it (CR and LF only; often one line break, none when the last line has none). */
   readonly ending: string;
   /** Format-specific choices (see the format's writer). */
@@ -29,7 +31,7 @@ const BREAKS = { lf: '\n', crlf: '\r\n', cr: '\r' } as const;
 /** The layout a reader keeps, from the file's shape and the choices its format adds. */
 export function layoutOf(format: string, shape: TextShape, choices: Readonly<Record<string, string | number | boolean>> = {}): TextLayout {
   const line_break = shape.lineBreak === '\r\n' ? 'crlf' : shape.lineBreak === '\r' ? 'cr' : 'lf';
-  return { ...choices, format, line_break, bom: shape.utf8Bom, ending: shape.ending };
+  return { ...choices, format, line_break, bom: shape.utf8Bom, ending: shape.ending, encoding: shape.encoding };
 }
 
 /** The metadata entry that keeps a layout. */

@@ -1,4 +1,4 @@
-import { FormatParseError } from '../adapters/errors.js';
+import { FormatParseError, TextDecodingError } from '../adapters/errors.js';
 import type { Finding } from '../adapters/finding.js';
 import { openAnnotationFile } from './open-annotation-file.js';
 import { tierNameFindingsOfFile } from './tier-name-findings.js';
@@ -35,7 +35,8 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
     opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, encoding: options.encoding, sourceName: file, report: (finding) => findings.push(finding) });
   } catch (error) {
     if (!(error instanceof FormatParseError)) throw error;
-    findings.push({ code: 'parse_error', severity: 'error', file, location: error.location, message: error.expected });
+    // Bytes that do not decode are told apart from a syntax error: the fix is an encoding, not an edit.
+    findings.push({ code: error instanceof TextDecodingError ? 'text_encoding' : 'parse_error', severity: 'error', file, location: error.location, message: error.expected });
     return { file, format: options.from ?? 'unknown', summary: null, findings };
   }
   let summary: ValidationSummary;

@@ -143,7 +143,7 @@ describe('text encodings', () => {
     const path = join(work, `cp1252.${extension}`);
     writeFileSync(path, Buffer.from(text, 'latin1'));
     const { warnings } = await loadWith(codec, path, { sourceName: `cp1252.${extension}` });
-    expect(warnings[0]).toMatch(new RegExp(`^cp1252\\.${extension.replace('.', '\\.')}: warning: not UTF-8 and no byte-order mark: read as [a-z0-9-]+, the encoding detected with confidence 0\\.\\d\\d.* \\[encoding_guessed\\]$`));
+    expect(warnings[0]).toMatch(new RegExp(`^cp1252\\.${extension.replace('.', '\\.')}: warning: not UTF-8 and no byte-order mark: read as [a-z0-9-]+, .*confidence 0\\.\\d\\d.* \\[encoding_guessed\\]$`));
   });
 
   it.each(readers)('a .%s file in UTF-16 without a byte-order mark is read as UTF-16LE, with a warning', async (extension, codec, text) => {

@@ -135,11 +135,10 @@ function guessed(sample: Uint8Array, complete: boolean, request: EncodingRequest
     throw notUtf8Error(sample, offset, request.file, 'and no other encoding the detector knows reads it either; name the file\'s encoding with --encoding (?encoding= over HTTP)');
   }
   const next = guess.alternatives.map((other) => `${other.encoding} ${other.confidence.toFixed(2)}`).join(', ');
-  warn(
-    request,
-    'encoding_guessed',
-    `not UTF-8 and no byte-order mark: read as ${guess.encoding}, the encoding detected with confidence ${guess.confidence.toFixed(2)}${next.length > 0 ? ` (next: ${next})` : ''}${utf8Note(request)}; name another with --encoding if the text looks wrong`,
-  );
+  const how = guess.fallback
+    ? `the most common legacy encoding: too little text for the detector to tell (confidence ${guess.confidence.toFixed(2)}; its best guesses: ${next})`
+    : `the encoding detected with confidence ${guess.confidence.toFixed(2)}${next.length > 0 ? ` (next: ${next})` : ''}`;
+  warn(request, 'encoding_guessed', `not UTF-8 and no byte-order mark: read as ${guess.encoding}, ${how}${utf8Note(request)}; name another with --encoding if the text looks wrong`);
   return { encoding: guess.encoding, bomLength: 0, reason: 'guess', sawWholeFile: complete };
 }
 

@@ -15,7 +15,16 @@ export interface LegacyGuess {
   readonly confidence: number;
   /** The next candidates that also decode the sample, best first (at most two). */
   readonly alternatives: ReadonlyArray<{ encoding: string; confidence: number }>;
+  /** The detector had too little to go on (see LITTLE_EVIDENCE): this is windows-1252, the most common legacy encoding. */
+  readonly fallback: boolean;
 }
+
+/**
+ * A best confidence under this is noise: a few accented letters in a short file (three French
+ * words score 0.015, for windows-1253). windows-1252 is then the better bet, as it is chardet's
+ * own answer when nothing matches; real text scores higher (a Czech sentence 0.08, for windows-1250).
+ */
+const LITTLE_EVIDENCE = 0.03;
 
 /** Bytes the detector is given at most (its own default, which its accuracy figures are measured at). */
 const DETECTOR_BYTES = 200_000;
@@ -63,8 +72,10 @@ export function guessLegacyEncoding(sample: Uint8Array, complete: boolean): Lega
   }
   candidates.sort((a, b) => Math.round((b.confidence - a.confidence) * 1000) || preference(a.encoding) - preference(b.encoding));
   if (candidates.length === 0) return null;
-  const [best, ...rest] = candidates;
-  return { ...best, alternatives: rest.slice(0, 2) };
+  const fallback = candidates[0].confidence < LITTLE_EVIDENCE ? candidates.findIndex((candidate) => candidate.encoding === 'windows-1252') : 0;
+  const chosen = fallback > 0 ? fallback : 0;
+  const [best] = candidates.splice(chosen, 1);
+  return { ...best, alternatives: candidates.slice(0, 2), fallback: chosen > 0 };
 }
 
 /**

@@ -9,6 +9,8 @@ import { strictDecoder } from './strict-decoder.js';
  * file converted to `.annot` and back comes out byte for byte as it went in.
  */
 export interface TextShape {
+  /** The encoding it was read in (annot writes UTF-8 whatever it was). */
+  readonly encoding: string;
   /** A UTF-8 byte-order mark starts it (one of UTF-16 or UTF-32 is not kept: annot writes UTF-8). */
   readonly utf8Bom: boolean;
   /** The line break of its first 64 KiB, or null when they mix several kinds (or have none). */
@@ -30,6 +32,7 @@ export function textShape(sample: Uint8Array, tail: Uint8Array, choice: Encoding
   // The breaks that end the file are its ending, not its line break (they may differ: see ending).
   const whole = sample.length <= choice.bomLength + BREAKS_SAMPLE;
   return {
+    encoding: choice.encoding,
     utf8Bom: choice.encoding === 'utf-8' && choice.bomLength > 0,
     lineBreak: lineBreakOf(whole ? text.replace(/[\r\n]+$/, '') : text),
     ending: ending(codeUnits(tail, choice.encoding)),

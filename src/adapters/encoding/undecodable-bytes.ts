@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { LineCounter } from './line-counter.js';
+import { isAsciiCompatible } from './encoding-names.js';
 import { isDecodingFailure, strictDecoder } from './strict-decoder.js';
 
 /** A file's bytes by range: read again from disk, or held in memory. */
@@ -68,18 +69,22 @@ export function locateUndecodable(source: ByteSource, encoding: string, textStar
       lines.add(decoder.decode(source.read(at, to), { stream: true }));
     } catch (error) {
       if (!isDecodingFailure(error)) throw error;
-      if (at === textStart) return byteByByte(source, strictDecoder(encoding), new LineCounter(), textStart);
+      if (at === textStart) return byteByByte(source, strictDecoder(encoding), new LineCounter(), textStart, isAsciiCompatible(encoding));
       return locateUndecodable(source, encoding, textStart, at);
     }
     at = to;
   }
-  return byteByByte(source, decoder, lines, at);
+  return byteByByte(source, decoder, lines, at, isAsciiCompatible(encoding));
 }
 
 /** Bytes read at a time by the byte-by-byte search. */
 const WINDOW = 1 << 16;
 
-function byteByByte(source: ByteSource, decoder: ReturnType<typeof strictDecoder>, lines: LineCounter, from: number): Undecodable {
+/**
+ * Feeds the bytes from `from` one at a time. In an ASCII-compatible encoding an ASCII byte that
+ * breaks a sequence is not part of it (the decoder would read it again as itself): it is not shown.
+ */
+function byteByByte(source: ByteSource, decoder: ReturnType<typeof strictDecoder>, lines: LineCounter, from: number, asciiCompatible: boolean): Undecodable {
   let sequenceStart = from;
   let position = lines.position();
   let window: Uint8Array = new Uint8Array(0);
@@ -94,7 +99,8 @@ function byteByByte(source: ByteSource, decoder: ReturnType<typeof strictDecoder
       text = at < source.size ? decoder.decode(window.subarray(at - windowStart, at - windowStart + 1), { stream: true }) : decoder.decode();
     } catch (error) {
       if (!isDecodingFailure(error)) throw error;
-      const end = Math.min(at + 1, source.size, sequenceStart + 4);
+      const breaker = at < source.size && at > sequenceStart && asciiCompatible && window[at - windowStart] < 0x80;
+      const end = Math.min(breaker ? at : at + 1, source.size, sequenceStart + 4);
       return { offset: sequenceStart, bytes: source.read(sequenceStart, Math.max(end, sequenceStart + 1)), ...position };
     }
     if (text.length > 0) {
