@@ -135,7 +135,7 @@ describe('text encodings through the CLI and HTTP', () => {
 
         const unknown = await upload(served.url, '/import?encoding=nope', readFileSync(multi));
         expect(unknown.status).toBe(400);
-        expect(unknown.json.error.code).toBe('ANNOT_UNKNOWN_ENCODING');
+        expect(unknown.json.error?.code).toBe('ANNOT_UNKNOWN_ENCODING');
 
         const openapi = (await (await fetch(`${served.url}/openapi.json`)).json()) as { paths: Record<string, { post: { parameters: Array<{ name: string; in: string }> } }> };
         expect(openapi.paths['/import'].post.parameters).toContainEqual(expect.objectContaining({ name: 'encoding', in: 'query' }));
@@ -160,7 +160,12 @@ describe('text encodings through the CLI and HTTP', () => {
   });
 });
 
-async function upload(url: string, path: string, body: Buffer): Promise<{ status: number; json: Record<string, any> }> {
+interface ImportAnswer {
+  status: number;
+  json: { warnings?: string[]; error?: { code: string; message: string } };
+}
+
+async function upload(url: string, path: string, body: Buffer): Promise<ImportAnswer> {
   const response = await fetch(`${url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
-  return { status: response.status, json: (await response.json()) as Record<string, any> };
+  return { status: response.status, json: (await response.json()) as ImportAnswer['json'] };
 }
