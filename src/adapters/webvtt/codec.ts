@@ -61,10 +61,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       if (!seenCue) preambleBlocks.push(block);
       else if (block.kind === 'NOTE') notes.push(block.text);
     },
-    skipped(line, text, reason) {
-      if (reason === 'timing') findings.dropped(line, 'block dropped: its "-->" line is not a valid cue timing (WebVTT players drop it too)');
-      else findings.dropped(line, `block dropped: it is not a cue${text.startsWith('STYLE') || text.startsWith('REGION') ? ' (STYLE and REGION blocks count only before the first cue)' : ' (a cue needs a "-->" timing line; text after a blank line is not part of the cue above)'}, so WebVTT players ignore it`);
-    },
+    skipped: (line, text, reason) => findings.dropped(line, droppedBlockMessage(text, reason)),
   });
   const decoder = fileDecoder(path, options, { utf8Only: 'WebVTT' });
   const chunks = textChunks(path, decoder);
@@ -85,10 +82,9 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       throw error;
     }
   };
-  // The preamble is complete once a cue has been seen (STYLE and REGION blocks count only before it).
-  // Up to the second cue: the preamble is complete, and the cues show the file's layout.
+  // Up to the second cue: the preamble is complete (STYLE and REGION blocks count only before a cue), and the cues show the file's layout.
   while (cues.length < 2 && (await pump()));
-  const layout = { ...webvttLayout(decoder.shape, cues), signature_separator: parser.signatureSeparator };
+  const layout = webvttLayout(decoder.shape, cues, parser.signatureSeparator);
 
   const regions = regionsOfPreamble(preambleBlocks);
   const regionIds = new Set(regions.map((region) => region.id));
@@ -99,21 +95,9 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     findings.cue(cue.line, cue.startMs, cue.endMs, formatTimestamp(cue.startMs), cue.writtenEnd ?? formatTimestamp(cue.endMs));
     const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
     const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
-    const body: WebVttCueBody = { text: cue.text, id: cue.id };
-    const speaker = firstVoice(cue.text);
-    if (speaker !== null) body.speaker = speaker;
-    if (cue.settings.length > 0) {
-      const settings = parseCueSettings(cue.settings, hasRegion);
-      putSettings(body, settings);
-      if (formatCueSettings(settings) !== cue.settings) body.settings = cue.settings;
-    }
-    if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
+    const body = cueBody(cue, hasRegion, cueNotes.get(cue));
+    cueNotes.delete(cue);
     Object.assign(body, cueLayoutFields(cue, first, layout));
-    const before = cueNotes.get(cue);
-    if (before) {
-      body.notes_before = Object.freeze(before) as string[];
-      cueNotes.delete(cue);
-    }
     if (!checked) {
       checked = true;
       return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: WEBVTT_CUE_SCHEMA, provenance });
@@ -158,14 +142,37 @@ function reportNuls(chunk: string, line: number, findings: CueFindings): void {
   }
 }
 
+/** A cue's body: its text, id, speaker, settings (typed, and as written when those do not give them back) and the NOTEs before it. */
+function cueBody(cue: WebVttCue, hasRegion: (id: string) => boolean, notesBefore: string[] | undefined): WebVttCueBody {
+  const body: WebVttCueBody = { text: cue.text, id: cue.id };
+  const speaker = firstVoice(cue.text);
+  if (speaker !== null) body.speaker = speaker;
+  if (cue.settings.length > 0) {
+    const settings = parseCueSettings(cue.settings, hasRegion);
+    putSettings(body, settings);
+    if (formatCueSettings(settings) !== cue.settings) body.settings = cue.settings;
+  }
+  if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
+  if (notesBefore) body.notes_before = Object.freeze(notesBefore) as string[];
+  return body;
+}
+
 /**
  * The file's layout (text-layout.ts) with what WebVTT leaves to the writer, as most of its first
  * cues have it: timestamps without hours when they are zero (`hours: "when-needed"`) or always
- * with them, and the blank lines between cues (`cue_gap`). Cues that differ keep their own.
+ * with them, the blank lines between cues (`cue_gap`), and the space or tab after `WEBVTT`.
+ * Cues that differ keep their own.
  */
-function webvttLayout(shape: TextShape, cues: readonly WebVttCue[]): TextLayout {
+function webvttLayout(shape: TextShape, cues: readonly WebVttCue[], signatureSeparator: string): TextLayout {
   const gap = mostCommon(cues.slice(1).map((cue) => cue.blankLinesBefore).filter((lines) => lines >= 1), 1);
-  return layoutOf('webvtt', shape, { hours: usualHoursStyle(cues), cue_gap: gap });
+  return layoutOf('webvtt', shape, { hours: usualHoursStyle(cues), cue_gap: gap, signature_separator: signatureSeparator });
+}
+
+/** Why a block was dropped, as WebVTT players drop it. */
+function droppedBlockMessage(text: string, reason: 'timing' | 'not_a_cue'): string {
+  if (reason === 'timing') return 'block dropped: its "-->" line is not a valid cue timing (WebVTT players drop it too)';
+  const why = text.startsWith('STYLE') || text.startsWith('REGION') ? ' (STYLE and REGION blocks count only before the first cue)' : ' (a cue needs a "-->" timing line; text after a blank line is not part of the cue above)';
+  return `block dropped: it is not a cue${why}, so WebVTT players ignore it`;
 }
 
 /** The body fields of a cue laid out otherwise than its file usually is (the first cue follows the header's one blank line). */
