@@ -57,7 +57,7 @@ export interface EncodingRequest {
 export function chooseEncoding(sample: Uint8Array, complete: boolean, request: EncodingRequest): EncodingChoice {
   const choice = decide(sample, complete, request);
   if (request.utf8Only !== undefined && choice.encoding !== 'utf-8' && choice.reason !== 'guess') {
-    warn(request, 'encoding_not_utf8', `${request.utf8Only} files are UTF-8 by specification; this one is ${encodingLabel(choice.encoding)} (its ${choice.reason}): read as such, but players read it as UTF-8 (annot writes UTF-8)`);
+    warn(request, 'encoding_not_utf8', `${request.utf8Only} files are UTF-8 by specification; this one is ${encodingLabel(choice.encoding)} (${choice.reason === '--encoding' ? 'as --encoding says' : `its ${choice.reason}`}): read as such, but players read it as UTF-8 (annot writes UTF-8)`);
   }
   return choice;
 }
