@@ -67,15 +67,20 @@ export function guessLegacyEncoding(sample: Uint8Array, complete: boolean): Lega
   for (const result of results) {
     const encoding = result.encoding === null ? null : whatwgName(result.encoding);
     if (encoding === null || encoding === 'utf-8' || seen.has(encoding)) continue;
+    // Three candidates are enough (one and two alternatives), with those that tie the third: each check decodes the whole sample.
+    if (candidates.length >= 3 && Math.round(result.confidence * 1000) < Math.round(candidates[candidates.length - 1].confidence * 1000)) break;
     seen.add(encoding);
     if (decodesWhole(sample, encoding, complete)) candidates.push({ encoding, confidence: result.confidence });
   }
   candidates.sort((a, b) => Math.round((b.confidence - a.confidence) * 1000) || preference(a.encoding) - preference(b.encoding));
+  if (candidates.length === 0 || candidates[0].confidence < LITTLE_EVIDENCE) {
+    const index = candidates.findIndex((candidate) => candidate.encoding === 'windows-1252');
+    const fallback = index >= 0 ? candidates.splice(index, 1)[0] : decodesWhole(sample, 'windows-1252', complete) ? { encoding: 'windows-1252', confidence: 0 } : null;
+    if (fallback !== null) return { ...fallback, alternatives: candidates.slice(0, 2), fallback: true };
+  }
   if (candidates.length === 0) return null;
-  const fallback = candidates[0].confidence < LITTLE_EVIDENCE ? candidates.findIndex((candidate) => candidate.encoding === 'windows-1252') : 0;
-  const chosen = fallback > 0 ? fallback : 0;
-  const [best] = candidates.splice(chosen, 1);
-  return { ...best, alternatives: candidates.slice(0, 2), fallback: chosen > 0 };
+  const [best, ...rest] = candidates;
+  return { ...best, alternatives: rest.slice(0, 2), fallback: false };
 }
 
 /**
