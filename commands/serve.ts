@@ -34,6 +34,7 @@ export default class Serve extends AnnotCommand {
     'max-import': Flags.string({ description: 'largest /import upload', default: '64MiB' }),
     store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file; processes on one project share one clock', exclusive: ['file'] }),
     from: Flags.string({ description: "the file's format (default: from the extension, then the content), as annot convert --from" }),
+    encoding: Flags.string({ description: "the file's text encoding, as annot convert --encoding (a byte-order mark still decides); the file is saved back as UTF-8" }),
     save: Flags.boolean({
       description: 'save edits of a file in another format back to it; --no-save keeps them in memory only and leaves the file untouched (a .annot file is always written as it is edited)',
       default: true,
@@ -70,6 +71,7 @@ export default class Serve extends AnnotCommand {
     const warningsTold = new Set<string>();
     const served = await openServedStore(location, {
       from: flags.from,
+      encoding: flags.encoding,
       save: flags.save,
       saveDelayMs: flags['save-delay'],
       report: (finding) => notice(formatFinding(finding)),
@@ -154,5 +156,17 @@ async function savingLine(store: SavedFileStore, format: string, file: string, s
   const dropped = await store.dryRunLosses();
   for (const { what } of dropped) told.add(what);
   const losses = dropped.length === 0 ? '' : `; ${format} keeps ${dropped.map((entry) => `no ${entry.what}`).join(', ')}`;
-  return `annot serve: edits are saved back to ${file} (${format})${losses}; --no-save keeps them in memory only`;
+  return `annot serve: edits are saved back to ${file} (${format}${await readInAnotherEncoding(store)})${losses}; --no-save keeps them in memory only`;
+}
+
+/** `, as UTF-8 (it was read as windows-1252)` for a file its reader did not read as UTF-8 (saves are UTF-8). */
+async function readInAnotherEncoding(store: SavedFileStore): Promise<string> {
+  const layout = await store.getMeta('text.layout');
+  let encoding: unknown;
+  try {
+    encoding = layout === null ? undefined : (JSON.parse(layout) as { encoding?: unknown }).encoding;
+  } catch {
+    return '';
+  }
+  return typeof encoding === 'string' && encoding !== 'utf-8' ? `, as UTF-8: it was read as ${encoding}` : '';
 }

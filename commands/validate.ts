@@ -29,6 +29,7 @@ export default class Validate extends AnnotCommand {
     'max-warnings': Flags.integer({ description: 'fail (exit 1) when there are more warnings than this (-1: no limit)', min: -1 }),
     from: Flags.string({ description: 'input format, when the extension and content do not tell (scene for a scene on standard input)' }),
     rate: Flags.integer({ description: 'import rate for formats with float times', min: 1 }),
+    encoding: Flags.string({ description: 'the input\'s text encoding (utf-8, windows-1252, shift_jis...; default: a byte-order mark, else UTF-8, else detected with a warning). A byte-order mark still decides' }),
   };
 
   async run(): Promise<void> {
@@ -55,7 +56,7 @@ export default class Validate extends AnnotCommand {
         report = { kind: 'scene', file, format: 'scene', findings: scene.findings, scene };
       } else {
         registerBuiltinFormats();
-        const validation = await validateAnnotationFile(path, { from: flags.from, rate: flags.rate, sourceName: database ? undefined : file });
+        const validation = await validateAnnotationFile(path, { from: flags.from, rate: flags.rate, encoding: flags.encoding, sourceName: database ? undefined : file });
         report = { kind: 'annotations', file, format: validation.format, findings: validation.findings, summary: validation.summary };
       }
       const counts = countFindings(report.findings);

@@ -9,6 +9,11 @@ export interface LoadOptions {
   readonly sourceName: string;
   /** Import rate chosen by the user (`--rate`); otherwise the adapter picks one (see import-clock.ts). */
   readonly rate?: number;
+  /**
+   * `--encoding`: the text encoding to read the file in, unless its byte-order mark says otherwise
+   * (see source-text.ts; checked with resolveEncoding before a reader is called).
+   */
+  readonly encoding?: string;
   /** Refuse to quantize any time (`--strict-time`). */
   readonly strictTime?: boolean;
   /** Asset id for formats whose files do not name their media. */

@@ -40,6 +40,11 @@ export class CueFindings {
     this.add('timestamp_nonstandard', 'warning', line, 'timing lines with a non-standard timestamp', message);
   }
 
+  /** A NUL character the format's parsing rules replace by U+FFFD (WebVTT): the text changes, so it is said. */
+  nulReplaced(line: number): void {
+    this.add('nul_replaced', 'warning', line, 'NUL characters replaced', 'a NUL character (U+0000), replaced by U+FFFD as the WebVTT parsing algorithm requires (players show it so)');
+  }
+
   /** Reports how many of each code were left unreported. Call once, at the end of the file. */
   finish(): void {
     for (const [code, { count, first, severity, what }] of this.counts) {

@@ -62,6 +62,30 @@ export class InputTooLargeError extends FormatParseError {
   }
 }
 
+/**
+ * Bytes that do not decode in the encoding chosen for a file (its byte-order mark, `--encoding`,
+ * its XML declaration, or the one detected), or a file that mixes encodings. Never replaced by
+ * U+FFFD: the message names the byte offset, the line and column, and how to choose an encoding.
+ */
+export class TextDecodingError extends FormatParseError {
+  override readonly code: ErrorCode = 'ANNOT_TEXT_ENCODING';
+
+  constructor(
+    file: string,
+    location: SourceLocation,
+    expected: string,
+    /** Where the bytes that do not decode start, from the start of the file. */
+    readonly byteOffset: number,
+  ) {
+    super(file, location, expected);
+  }
+}
+
+/** An encoding name (`--encoding`, `?encoding=`) that no decoder knows. The message lists some that are. */
+export class UnknownEncodingError extends AnnotError {
+  readonly code = 'ANNOT_UNKNOWN_ENCODING';
+}
+
 /** No adapter matches the name, extension or content given. The message lists the known ones. */
 export class UnknownFormatError extends AnnotError {
   readonly code = 'ANNOT_UNKNOWN_FORMAT';

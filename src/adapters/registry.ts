@@ -2,6 +2,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { FormatAdapter } from './adapter.js';
 import { UnknownFormatError } from './errors.js';
+import { sniffableHead } from './encoding/sniffable-head.js';
+import { contentMismatch, flagFor, formatTitle, tellingMismatch } from './format-mismatch.js';
 
 const adapters = new Map<string, FormatAdapter>();
 
@@ -52,24 +54,37 @@ export interface InferFormatInput {
   readonly path?: string;
   /** The first bytes of the file, when it exists (inputs). */
   readonly head?: Buffer;
+  /** `--encoding`: the text encoding the head is sniffed in (when no byte-order mark says otherwise). */
+  readonly encoding?: string;
 }
 
 /**
  * Which format a file is: the explicit name first, then the longest matching extension
  * (`x.labelstudio.json` is Label Studio, not Web Annotation), then the content. An extension
- * claimed by several formats (`.json`) is decided by the content among those formats.
+ * claimed by several formats (`.json`) is decided by the content among those formats. When the
+ * content looks like another format than the one chosen (WebVTT in a `.srt`), the format comes
+ * back with a reader that says so (format-mismatch.ts).
  */
-export function inferFormat({ explicit, path, head }: InferFormatInput): FormatAdapter {
-  if (explicit) return getAdapter(explicit);
-  const byExtension = path && path !== '-' ? adaptersForFileName(path) : [];
-  if (byExtension.length === 1) return byExtension[0];
+export function inferFormat({ explicit, path, head, encoding }: InferFormatInput): FormatAdapter {
+  const sniffed = head === undefined ? undefined : sniffableHead(head, encoding);
+  const byExtension = !explicit && path && path !== '-' ? adaptersForFileName(path) : [];
+  const chosen = explicit ? getAdapter(explicit) : byExtension.length === 1 ? byExtension[0] : byContent(byExtension, path, sniffed);
+  const mismatch = sniffed === undefined ? null : contentMismatch(chosen, sniffed, listAdapters());
+  if (mismatch === null) return chosen;
+  // Told up front only when the extension alone chose: a format named with --from was the user's call.
+  return tellingMismatch(chosen, mismatch, !explicit && byExtension.length === 1);
+}
+
+function byContent(byExtension: readonly FormatAdapter[], path: string | undefined, head: Buffer | undefined): FormatAdapter {
   if (head && head.length > 0) {
     const candidates = byExtension.length > 1 ? byExtension : listAdapters();
     const sniffed = candidates.find((adapter) => adapter.sniff(head));
     if (sniffed) return sniffed;
   }
   const what = path && path !== '-' ? `"${path}"` : 'standard input';
-  const hint = byExtension.length > 1 ? `it could be ${byExtension.map((a) => a.name).join(' or ')} but its content matches none` : 'neither its extension nor its content matches a known format';
+  const other = head && byExtension.length > 1 ? listAdapters().find((adapter) => adapter.sniff(head)) : undefined;
+  const looksLike = other === undefined ? '' : ` (its content looks like ${formatTitle(other).replace(/^an? /, '')}: use ${flagFor(other)})`;
+  const hint = byExtension.length > 1 ? `it could be ${byExtension.map((a) => a.name).join(' or ')} but its content matches none${looksLike}` : 'neither its extension nor its content matches a known format';
   throw new UnknownFormatError(`cannot tell the format of ${what}: ${hint}; pass --from/--to with one of: ${knownNames()}`);
 }
 

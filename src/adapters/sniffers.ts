@@ -3,8 +3,14 @@
  * middle of a token), so they look for signatures rather than parse.
  */
 
-/** Bytes as text, honouring a UTF-8 or UTF-16 (either endianness) byte-order mark, which is dropped. */
+/**
+ * Bytes as text for sniffing only (lenient: a broken byte becomes U+FFFD, which no signature
+ * matches; readers decode with source-text.ts), honouring a UTF-8, UTF-16 or UTF-32 byte-order
+ * mark, which is dropped.
+ */
 export function decodeText(head: Buffer): string {
+  if (head.length >= 4 && head[0] === 0xff && head[1] === 0xfe && head[2] === 0 && head[3] === 0) return utf32Text(head.subarray(4), true);
+  if (head.length >= 4 && head[0] === 0 && head[1] === 0 && head[2] === 0xfe && head[3] === 0xff) return utf32Text(head.subarray(4), false);
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return head.subarray(2).toString('utf16le');
   if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return swapBytes(head.subarray(2)).toString('utf16le');
   if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return head.subarray(3).toString('utf8');
@@ -12,6 +18,15 @@ export function decodeText(head: Buffer): string {
   if (head.length >= 4 && head[0] !== 0 && head[1] === 0 && head[2] !== 0 && head[3] === 0) return head.toString('utf16le');
   if (head.length >= 4 && head[0] === 0 && head[1] !== 0 && head[2] === 0 && head[3] !== 0) return swapBytes(head).toString('utf16le');
   return head.toString('utf8');
+}
+
+function utf32Text(bytes: Buffer, littleEndian: boolean): string {
+  let text = '';
+  for (let at = 0; at + 4 <= bytes.length; at += 4) {
+    const point = littleEndian ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at);
+    text += point <= 0x10ffff ? String.fromCodePoint(point) : '\ufffd';
+  }
+  return text;
 }
 
 function swapBytes(bytes: Buffer): Buffer {
@@ -71,4 +86,14 @@ export function looksLikeWebAnnotation(head: Buffer): boolean {
   const text = decodeText(head).trimStart();
   if (!text.startsWith('{') && !text.startsWith('[')) return false;
   return /w3\.org\/ns\/anno\.jsonld/.test(text) || /"type"\s*:\s*"(?:Annotation|AnnotationCollection|AnnotationPage)"/.test(text);
+}
+
+/** JSON of any shape: the first character is `{` or `[`. */
+export function looksLikeJson(head: Buffer): boolean {
+  return /^\s*[{[]/.test(decodeText(head));
+}
+
+/** XML of any vocabulary: the first character is `<`. */
+export function looksLikeXml(head: Buffer): boolean {
+  return /^\s*</.test(decodeText(head));
 }

@@ -1,14 +1,15 @@
 import { createReadStream } from 'node:fs';
-import { TextDecoder } from 'node:util';
+import type { SourceDecoder } from './encoding/source-decoder.js';
 
 /** Bytes read at a time (see below why not more). */
 const CHUNK_BYTES = 32 * 1024;
 
 /**
- * Text files read as lines, chunk by chunk, without ever holding the whole file: the decoder
- * follows a byte-order mark (UTF-8, UTF-16 LE or BE; the mark itself is dropped, no mark means
- * UTF-8), and CRLF, bare CR and LF all end a line (also when a CRLF pair is split between two
- * chunks). NUL characters are kept; the formats decide what they mean.
+ * Text files read as lines, chunk by chunk, without ever holding the whole file: decoded by the
+ * reader's SourceDecoder (source-text.ts fileDecoder decides the encoding; bytes that do not
+ * decode are an error, never U+FFFD), and CRLF, bare CR and LF all end a line (also when a CRLF
+ * pair is split between two chunks). NUL characters are kept; the formats
+ * decide what they mean.
  *
  * Lines come in batches (one per chunk read), so a parser loops over plain arrays and awaits only
  * between chunks: a million-cue file costs a few thousand awaits, not millions. Chunks are
@@ -16,9 +17,9 @@ const CHUNK_BYTES = 32 * 1024;
  * young-generation collection the larger V8 grows that generation. At 1 MiB a 1M-cue SRT to
  * WebVTT conversion peaked at 200 MB; at 32 KiB it peaks under 100 MB, at the same CPU time.
  */
-export async function* textLineBatches(path: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<string[]> {
+export async function* textLineBatches(path: string, decoder: SourceDecoder, chunkBytes = CHUNK_BYTES): AsyncGenerator<string[]> {
   const splitter = new LineSplitter();
-  for await (const text of textChunks(path, chunkBytes)) {
+  for await (const text of textChunks(path, decoder, chunkBytes)) {
     const lines = splitter.push(text);
     if (lines.length > 0) yield lines;
   }
@@ -30,15 +31,13 @@ export async function* textLineBatches(path: string, chunkBytes = CHUNK_BYTES): 
  * The file's text chunk by chunk, decoded as above, with every CRLF and bare CR turned into LF
  * (also across chunk boundaries). Chunks end anywhere, also inside a line.
  */
-export async function* textChunks(path: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<string> {
-  let decoder: TextDecoder | undefined;
+export async function* textChunks(path: string, decoder: SourceDecoder, chunkBytes = CHUNK_BYTES): AsyncGenerator<string> {
   const breaks = new LineBreakNormalizer();
   for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
-    decoder ??= new TextDecoder(encodingOf(chunk));
-    const text = breaks.push(decoder.decode(chunk, { stream: true }));
+    const text = breaks.push(decoder.decode(chunk));
     if (text.length > 0) yield text;
   }
-  const rest = breaks.push(decoder ? decoder.decode() : '');
+  const rest = breaks.push(decoder.end());
   if (rest.length > 0) yield rest;
 }
 
@@ -49,13 +48,6 @@ export function textLines(text: string): string[] {
   const last = splitter.end();
   if (last !== null) lines.push(last);
   return lines;
-}
-
-/** The encoding a file's first bytes announce: a UTF-16 byte-order mark, else UTF-8. */
-function encodingOf(head: Buffer): string {
-  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
-  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
-  return 'utf-8';
 }
 
 /**

@@ -85,6 +85,7 @@ const CONVERT_OPTIONS = {
   from: { type: 'string' },
   to: { type: 'string' },
   rate: { type: 'string' },
+  encoding: { type: 'string' },
   strict: { type: 'boolean' },
   'strict-time': { type: 'boolean' },
   'asset-id': { type: 'string' },

@@ -9,6 +9,7 @@ export interface ConvertArguments {
   readonly from?: string;
   readonly to?: string;
   readonly rate?: number;
+  readonly encoding?: string;
   readonly strict?: boolean;
   readonly strictTime?: boolean;
   readonly assetId?: string;
@@ -38,6 +39,7 @@ export async function runConvert(args: ConvertArguments): Promise<void> {
       from: args.from,
       to: args.to,
       rate: args.rate,
+      encoding: args.encoding,
       strictTime: args.strictTime,
       assetId: args.assetId,
       tier: args.tier,

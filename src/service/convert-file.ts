@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DumpReport, FormatAdapter, LoadOptions } from '../adapters/adapter.js';
 import { loadIntoStore, parentsFirst } from '../adapters/load-into-store.js';
+import { resolveEncoding } from '../adapters/encoding/encoding-names.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { StrictConversionError } from './errors.js';
@@ -30,6 +31,8 @@ export interface ConvertRequest {
   readonly from?: string;
   readonly to?: string;
   readonly rate?: number;
+  /** `--encoding`: the input's text encoding (a byte-order mark still decides). */
+  readonly encoding?: string;
   readonly strictTime?: boolean;
   readonly assetId?: string;
   readonly tier?: string;
@@ -72,11 +75,13 @@ export interface ConvertReport {
 export async function convertFile(original: ConvertRequest): Promise<ConvertReport> {
   const scratch = makeScratchFolder('annot-convert-');
   const request = strictly(original);
+  // An unknown name is a usage error before anything is read.
+  if (request.encoding !== undefined) resolveEncoding(request.encoding);
   try {
     if (request.output === '-' && !request.to) throw new InvalidInputError('writing to standard output needs --to FORMAT');
     if (isPostgresLocation(request.input) || isPostgresLocation(request.output)) return await convertWithDatabase(request, scratch);
     const inputPath = request.input === '-' ? await spoolStdin(request, scratch) : request.input;
-    const source = inferFormat({ explicit: request.from, path: request.input === '-' ? undefined : inputPath, head: readHead(inputPath) });
+    const source = inferFormat({ explicit: request.from, path: request.input === '-' ? undefined : inputPath, head: readHead(inputPath), encoding: request.encoding });
     const target = inferFormat({ explicit: request.to, path: request.output });
     const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
     const write = (path: string) => convertInto(inputPath, source, path, target, request);
@@ -198,7 +203,7 @@ function rereading(request: ConvertRequest): void {
 
 /** Tier names that look like one name mistyped (tier-name-findings.ts), reported as `annot validate` reports them. */
 function reportTierNames(request: ConvertRequest, tierNames: readonly string[], path: string | null): void {
-  for (const finding of tierNameFindingsOfFile(tierNames, request.input === '-' ? 'standard input' : request.input, path)) request.report(finding);
+  for (const finding of tierNameFindingsOfFile(tierNames, request.input === '-' ? 'standard input' : request.input, path, request.encoding)) request.report(finding);
 }
 
 /** Under `--strict`, a reader finding (already printed) fails the conversion before anything is written. */
@@ -265,7 +270,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
     }
   }
   const inputPath = request.input === '-' ? await spoolStdin(request, scratch) : request.input;
-  const source = inferFormat({ explicit: request.from, path: request.input === '-' ? undefined : inputPath, head: readHead(inputPath) });
+  const source = inferFormat({ explicit: request.from, path: request.input === '-' ? undefined : inputPath, head: readHead(inputPath), encoding: request.encoding });
   const { MemoryStore } = await import('../store/memory.js');
   const staged = new MemoryStore();
   let quantized = { count: 0, maxErrorSeconds: 0 };
@@ -327,6 +332,7 @@ function loadOptions(request: ConvertRequest): LoadOptions {
   return {
     sourceName: request.input === '-' ? '<stdin>' : request.input,
     rate: request.rate,
+    encoding: request.encoding,
     strictTime: request.strictTime,
     assetId: request.assetId,
     tier: request.tier,

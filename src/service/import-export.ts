@@ -17,6 +17,8 @@ export interface ImportRequest {
   /** Format name; inferred from the content when absent. */
   readonly format?: string;
   readonly rate?: number;
+  /** `?encoding=`: the upload's text encoding (a byte-order mark still decides). */
+  readonly encoding?: string;
   readonly strictTime?: boolean;
   readonly assetId?: string;
   readonly tier?: string;
@@ -42,12 +44,13 @@ export interface ImportReport {
  */
 export async function importIntoService(service: AnnotationService, request: ImportRequest): Promise<ImportReport> {
   registerBuiltinFormats();
-  const format = inferFormat({ explicit: request.format, head: readHead(request.path) });
+  const format = inferFormat({ explicit: request.format, head: readHead(request.path), encoding: request.encoding });
   const codec = await format.codec();
   const document = await withSpan(`adapter.load ${format.name}`, { [ATTR_FORMAT]: format.name }, () =>
     loadDocument(codec, request.path, {
       sourceName: `upload.${format.name}`,
       rate: request.rate,
+      encoding: request.encoding,
       strictTime: request.strictTime,
       assetId: request.assetId,
       tier: request.tier,

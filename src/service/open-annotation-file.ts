@@ -2,6 +2,7 @@ import type { Finding } from '../adapters/finding.js';
 import { existsSync, statSync } from 'node:fs';
 import type { FormatAdapter } from '../adapters/adapter.js';
 import { loadIntoStore } from '../adapters/load-into-store.js';
+import { resolveEncoding } from '../adapters/encoding/encoding-names.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError } from '../errors/annot-error.js';
 import type { AnnotationStore } from '../store/store.js';
@@ -12,6 +13,8 @@ export interface OpenOptions {
   /** `--from`: the format name, overriding inference. */
   readonly from?: string;
   readonly rate?: number;
+  /** `--encoding`: the text encoding of a file in a text format (a byte-order mark still decides). */
+  readonly encoding?: string;
   readonly strictTime?: boolean;
   readonly assetId?: string;
   readonly tier?: string;
@@ -35,8 +38,9 @@ export interface OpenedAnnotations {
 export async function openAnnotationFile(path: string, options: OpenOptions = {}): Promise<OpenedAnnotations> {
   if (!existsSync(path)) throw new InvalidInputError(`${path}: no such file`);
   if (statSync(path).isDirectory()) throw new InvalidInputError(`${path}: is a directory, expected an annotation file`);
+  if (options.encoding !== undefined) resolveEncoding(options.encoding);
   const sourceName = options.sourceName ?? path;
-  const format = inferFormat({ explicit: options.from, path: sourceName === path ? path : undefined, head: readHead(path) });
+  const format = inferFormat({ explicit: options.from, path: sourceName === path ? path : undefined, head: readHead(path), encoding: options.encoding });
   if (format.name === 'annot') {
     const { SqliteStore } = await import('../store/sqlite.js');
     const store = await SqliteStore.open(path, { readonly: true });
@@ -47,6 +51,7 @@ export async function openAnnotationFile(path: string, options: OpenOptions = {}
   const document = await loadDocument(codec, path, {
     sourceName,
     rate: options.rate,
+    encoding: options.encoding,
     strictTime: options.strictTime,
     assetId: options.assetId,
     tier: options.tier,

@@ -26,15 +26,16 @@ const MAX_LABEL_LENGTH = 2;
  * tierNameFindings for a file read from `path` (null: a store, no text to point into), reading its
  * text for the lines only when there is something to report.
  */
-export function tierNameFindingsOfFile(names: readonly string[], file: string, path: string | null): Finding[] {
+export function tierNameFindingsOfFile(names: readonly string[], file: string, path: string | null, encoding?: string): Finding[] {
   const findings = tierNameFindings(names, file, null);
   if (findings.length === 0 || path === null) return findings;
-  return tierNameFindings(names, file, sourceTextOrNull(path, file));
+  return tierNameFindings(names, file, sourceTextOrNull(path, file, encoding));
 }
 
-function sourceTextOrNull(path: string, file: string): string | null {
+/** The file's text as its reader decoded it (its findings were reported then, so not again here). */
+function sourceTextOrNull(path: string, file: string, encoding: string | undefined): string | null {
   try {
-    return decodeSource(readFileSync(path), file);
+    return decodeSource(readFileSync(path), { sourceName: file, encoding, report: () => {} });
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { FormatParseError } from '../adapters/errors.js';
+import { FormatParseError, TextDecodingError } from '../adapters/errors.js';
 import type { Finding } from '../adapters/finding.js';
 import type { AnnotationStore } from '../store/store.js';
 import { openAnnotationFile } from './open-annotation-file.js';
@@ -18,6 +18,8 @@ export interface AnnotationFileValidation {
 export interface ValidateFileOptions {
   readonly from?: string;
   readonly rate?: number;
+  /** `--encoding`: the text encoding of the file (a byte-order mark still decides). */
+  readonly encoding?: string;
   /** The name findings carry: the path as typed, or `<stdin>` for a spooled standard input. */
   readonly sourceName?: string;
 }
@@ -35,7 +37,8 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
     opened = await openForValidation(path, file, options, findings);
   } catch (error) {
     if (!(error instanceof FormatParseError)) throw error;
-    findings.push({ code: 'parse_error', severity: 'error', file, location: error.location, message: error.expected });
+    // Bytes that do not decode are told apart from a syntax error: the fix is an encoding, not an edit.
+    findings.push({ code: error instanceof TextDecodingError ? 'text_encoding' : 'parse_error', severity: 'error', file, location: error.location, message: error.expected });
     return { file, format: options.from ?? 'unknown', summary: null, findings };
   }
   let summary: ValidationSummary;
@@ -63,7 +66,7 @@ export async function validateAnnotationFile(path: string, options: ValidateFile
     const who = violation.annotation_id ? `annotation ${violation.annotation_id} on tier ${violation.tier}` : `tier ${violation.tier}`;
     findings.push({ code: violation.code, severity: 'error', file, location: {}, message: `${who}: ${violation.message}` });
   }
-  findings.push(...tierNameFindingsOfFile(tierNames, file, opened.textPath));
+  findings.push(...tierNameFindingsOfFile(tierNames, file, opened.textPath, options.encoding));
   for (const schema of summary.schemas) {
     if (schema.registered) continue;
     findings.push({
@@ -90,6 +93,6 @@ async function openForValidation(path: string, file: string, options: ValidateFi
   if (isPostgresLocation(path)) {
     return { store: await openServiceStore(path), format: 'postgres', quantization: { count: 0, maxErrorSeconds: 0 }, textPath: null };
   }
-  const opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, sourceName: file, report: (finding) => findings.push(finding) });
+  const opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, encoding: options.encoding, sourceName: file, report: (finding) => findings.push(finding) });
   return { store: opened.store, format: opened.format.name, quantization: opened.quantization, textPath: opened.format.name === 'annot' ? null : path };
 }

@@ -122,38 +122,55 @@ describe('numbers that are no times', () => {
 });
 
 describe('text encodings', () => {
+  // A line holds UTF-8 text ("naïve"), a later one the "é" each test writes in another encoding.
   const readers: Array<[string, FormatCodec, string]> = [
-    ['jams', jamsCodec, '{"file_metadata": {},\n "annotations": [], "x": "caf\u00e9"}'],
-    ['otio', otioCodec, '{"OTIO_SCHEMA": "Timeline.1",\n "name": "caf\u00e9", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": []}}'],
-    ['labelstudio.json', labelStudioCodec, '[{"data": {"audio": "a.wav"},\n "annotations": [], "x": "caf\u00e9"}]'],
-    ['jsonld', webAnnotationCodec, '{"type": "AnnotationCollection",\n "label": "caf\u00e9"}'],
-    ['eaf', eafCodec, '<ANNOTATION_DOCUMENT AUTHOR="x">\n<HEADER AUTHOR="caf\u00e9"/></ANNOTATION_DOCUMENT>'],
-    ['TextGrid', textgridCodec, 'File type = "ooTextFile"\nObject class = "TextGrid"\n0 1 <absent> ! caf\u00e9\n'],
+    ['jams', jamsCodec, '{"file_metadata": {"title": "na\u00efve"},\n "annotations": [], "x": "caf\u00e9"}'],
+    ['otio', otioCodec, '{"OTIO_SCHEMA": "Timeline.1", "metadata": {"a": "na\u00efve"},\n "name": "caf\u00e9", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": []}}'],
+    ['labelstudio.json', labelStudioCodec, '[{"data": {"audio": "na\u00efve.wav"},\n "annotations": [], "x": "caf\u00e9"}]'],
+    ['jsonld', webAnnotationCodec, '{"type": "AnnotationCollection", "label": "na\u00efve",\n "x": "caf\u00e9"}'],
+    ['eaf', eafCodec, '<ANNOTATION_DOCUMENT AUTHOR="na\u00efve">\n<HEADER AUTHOR="caf\u00e9"/></ANNOTATION_DOCUMENT>'],
+    ['TextGrid', textgridCodec, 'File type = "ooTextFile"\nObject class = "TextGrid" ! na\u00efve\n0 1 <absent> ! caf\u00e9\n'],
   ];
 
-  it.each(readers)('a .%s file with a Latin-1 byte is refused with the line and column of the byte', async (extension, codec, text) => {
-    const latin1 = Buffer.from(text, 'latin1');
-    const error = await refusal(codec, `latin1.${extension}`, latin1);
+  it.each(readers)('a .%s file in UTF-8 with one Latin-1 byte (two encodings mixed) is refused with the line, column and offset of the byte', async (extension, codec, text) => {
+    const utf8 = Buffer.from(text, 'utf8');
+    const at = utf8.indexOf(Buffer.from('\u00e9', 'utf8'));
+    const mixed = Buffer.concat([utf8.subarray(0, at), Buffer.from([0xe9]), utf8.subarray(at + 2)]);
+    const error = await refusal(codec, `latin1.${extension}`, mixed);
     const lines = text.split('\n');
-    const line = lines.findIndex((each) => each.includes('\u00e9')) + 1;
-    const column = lines[line - 1].indexOf('\u00e9') + 1;
-    expect(error.message).toContain(`latin1.${extension}:${line}:${column}: expected UTF-8 text; byte 0xE9`);
+    const line = lines.findIndex((each) => each.includes('\u00e9'));
+    const utf8Line = lines.findIndex((each) => each.includes('\u00ef')) + 1;
+    expect(error.code).toBe('ANNOT_TEXT_ENCODING');
+    expect(error.message).toContain(`latin1.${extension}:${line + 1}:${lines[line].indexOf('\u00e9') + 1}: expected UTF-8 text; byte 0xE9 at byte offset ${at} is not UTF-8, yet line ${utf8Line} is UTF-8 text: the file mixes encodings`);
   });
 
-  it.each(readers)('a .%s file in UTF-16 without a byte-order mark is refused', async (extension, codec, text) => {
-    const error = await refusal(codec, `utf16.${extension}`, Buffer.from(text, 'utf16le'));
-    expect(error.message).toContain(`utf16.${extension}:1:1: expected UTF-8 text, or UTF-16 with a byte-order mark; this looks like UTF-16 without one`);
+  it.each(readers)('a .%s file all in windows-1252 is read in the encoding detected, with a warning naming it', async (extension, codec, text) => {
+    const path = join(work, `cp1252.${extension}`);
+    writeFileSync(path, Buffer.from(text, 'latin1'));
+    const { warnings } = await loadWith(codec, path, { sourceName: `cp1252.${extension}` });
+    expect(warnings[0]).toMatch(new RegExp(`^cp1252\\.${extension.replace('.', '\\.')}: warning: not UTF-8 and no byte-order mark: read as [a-z0-9-]+, .*confidence 0\\.\\d\\d.* \\[encoding_guessed\\]$`));
+  });
+
+  it.each(readers)('a .%s file in UTF-16 without a byte-order mark is read as UTF-16LE, with a warning', async (extension, codec, text) => {
+    const path = join(work, `utf16.${extension}`);
+    writeFileSync(path, Buffer.from(text, 'utf16le'));
+    const { warnings } = await loadWith(codec, path, { sourceName: `utf16.${extension}` });
+    expect(warnings[0]).toBe(`utf16.${extension}: warning: no byte-order mark: read as UTF-16LE, told by the zero bytes of its first characters (confidence 0.95); name another with --encoding if the text looks wrong [encoding_guessed]`);
   });
 
   it.each(readers)('a .%s file in UTF-16 with a lone surrogate is refused with its position', async (extension, codec, text) => {
     const units = Buffer.from('\ufeff' + text.replace('\u00e9', '\ud800'), 'utf16le');
     const error = await refusal(codec, `lone.${extension}`, units);
-    expect(error.message).toMatch(new RegExp(`^lone\\.${extension.replace('.', '\\.')}:\\d:\\d+: expected UTF-16LE text; a lone surrogate \\(0xD800\\)`));
+    expect(error.message).toMatch(new RegExp(`^lone\\.${extension.replace('.', '\\.')}:\\d:\\d+: expected UTF-16LE text \\(as its byte-order mark says\\); bytes 0x00 0xD8 at byte offset \\d+ are not UTF-16LE \\(a lone surrogate, 0xD800\\)`));
   });
 
   it('an encoded surrogate in UTF-8 (CESU-8) is invalid UTF-8', async () => {
     const bytes = Buffer.concat([Buffer.from('{"type": "Annotation", "x": "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]);
-    expect((await refusal(webAnnotationCodec, 'cesu.jsonld', bytes)).message).toContain('cesu.jsonld:1:30: expected UTF-8 text; byte 0xED');
+    const path = join(work, 'cesu.jsonld');
+    writeFileSync(path, bytes);
+    await expect(loadWith(webAnnotationCodec, path, { sourceName: 'cesu.jsonld', encoding: 'utf-8' })).rejects.toThrow(
+      'cesu.jsonld:1:30: expected UTF-8 text (the encoding named with --encoding); bytes 0xED 0xA0 at byte offset 29 are not UTF-8: name another with --encoding',
+    );
   });
 
   it('a \\uD800 escape without its pair in a JSON string is refused', async () => {
@@ -245,5 +262,5 @@ describe('compressed input (.jamz)', () => {
 
 it('leaves no file behind in the work directory but the inputs', () => {
   expect(existsSync(work)).toBe(true);
-  expect(readdirSync(work).every((name) => /^(deep|nested|laughs|xxe|surrogate|nan|bad|latin1|utf16|lone|cesu|escape|pair|bomb)\./.test(name))).toBe(true);
+  expect(readdirSync(work).every((name) => /^(deep|nested|laughs|xxe|surrogate|nan|bad|latin1|cp1252|utf16|lone|cesu|escape|pair|bomb)\./.test(name))).toBe(true);
 });

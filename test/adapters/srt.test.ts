@@ -76,7 +76,8 @@ describe('the srt adapter', () => {
 
   it('starts a new cue at a timing line even without a blank line before it', async () => {
     const annotations = await loadAll(write('run-on.srt', '1\n00:00:01,000 --> 00:00:02,000\none\n2\n00:00:02,000 --> 00:00:03,000\ntwo\n'));
-    expect(annotations.map((a) => a.body)).toEqual([{ text: 'one', sequence: 1 }, { text: 'two', sequence: 2 }]);
+    // The second cue keeps that it had no blank line before it, so the file is written back as it was.
+    expect(annotations.map((a) => a.body)).toEqual([{ text: 'one', sequence: 1 }, { text: 'two', sequence: 2, blank_lines_before: 0 }]);
   });
 
   it('skips a block without a timing line with a warning, and rejects a file with no cue at all', async () => {
@@ -92,12 +93,13 @@ describe('the srt adapter', () => {
     const [annotation] = await loadAll(path);
     expect(ms(annotation)).toEqual([5000, 5000]);
     expect(annotation.body.written_end).toBe('00:00:04,000');
-    expect((await roundTrip(path)).written).toBe('1\n00:00:05,000 --> 00:00:04,000\nbackwards\n\n');
+    expect((await roundTrip(path)).written).toBe('1\n00:00:05,000 --> 00:00:04,000\nbackwards\n');
   });
 
-  it('writes numbered cues in time order with comma milliseconds', async () => {
+  it('writes numbered cues in time order with comma milliseconds, laid out as the source was (its BOM, CRLF, no final newline)', async () => {
     const { written } = await roundTrip(join(fixtures, 'tolerant.srt'));
-    expect(written).toBe('1\n00:00:01,000 --> 00:00:02,500\n<i>Hello</i> &amp; welcome\n\n2\n00:00:03,000 --> 00:00:04,040 X1:40 X2:600 Y1:20 Y2:50\nno number, dot, two digits\n\n3\n00:00:05,000 --> 00:00:06,000\n<font color="#00ff00">two</font>\nlines\n\n');
+    const cues = '1\n00:00:01,000 --> 00:00:02,500\n<i>Hello</i> &amp; welcome\n\n2\n00:00:03,000 --> 00:00:04,040 X1:40 X2:600 Y1:20 Y2:50\nno number, dot, two digits\n\n3\n00:00:05,000 --> 00:00:06,000\n<font color="#00ff00">two</font>\nlines';
+    expect(written).toBe(`\ufeff${cues.replaceAll('\n', '\r\n')}`);
   });
 
   it('sniffs SRT by its first timing line', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { textGridEvents, parseTextGrid, type TextGridDocument } from '../../src/adapters/textgrid/parser.js';
 import { TextGridFileTokens } from '../../src/adapters/textgrid/stream-reader.js';
 import { tokenizeTextGrid, TextGridTokenizer, type TextGridToken } from '../../src/adapters/textgrid/tokenizer.js';
-import { decodeSource } from '../../src/adapters/source-text.js';
+import { decodeSource as decodeWith, fileDecoder } from '../../src/adapters/source-text.js';
 import { load } from '../../src/adapters/textgrid/codec.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { tempDir } from '../support/sample-annot.js';
@@ -17,6 +17,8 @@ import { tempDir } from '../support/sample-annot.js';
 const root = join(import.meta.dirname, '..', '..', 'fixtures', 'textgrid');
 const FIXTURES = readdirSync(root).filter((name) => name.endsWith('.TextGrid'));
 
+const decodeSource = (bytes: Uint8Array, file: string): string => decodeWith(bytes, { sourceName: file, report: () => {} });
+
 function inPieces(text: string, size: number, file: string): TextGridToken[] {
   const tokenizer = new TextGridTokenizer(file);
   const tokens: TextGridToken[] = [];
@@ -26,7 +28,7 @@ function inPieces(text: string, size: number, file: string): TextGridToken[] {
 }
 
 function streamed(path: string, file: string): TextGridDocument {
-  const tokens = new TextGridFileTokens(path, file);
+  const tokens = new TextGridFileTokens(path, file, fileDecoder(path, { sourceName: file, report: () => {} }));
   const document: TextGridDocument = { xmin: '', xmax: '', tiers: [] };
   try {
     for (const event of textGridEvents(tokens, file)) {

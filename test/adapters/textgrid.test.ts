@@ -65,7 +65,9 @@ describe('the textgrid adapter', () => {
       ['words (2)', { textgrid_name: 'words', textgrid_class: 'TextTier', textgrid_xmin: '0.5', textgrid_xmax: '2.5' }],
       ['(unnamed 3)', { textgrid_name: '', textgrid_class: 'IntervalTier', textgrid_xmin: '0', textgrid_xmax: '2.5' }],
     ]);
-    expect(meta).toEqual({ 'textgrid.xmin': '-0', 'textgrid.xmax': '2.5' });
+    expect(meta).toEqual({ 'textgrid.xmin': '-0', 'textgrid.xmax': '2.5', 'text.layout': expect.any(String) });
+    // How the file is laid out, to write it back so: short, ending in CRLF; one label holds a bare LF, so its line breaks mix and are written LF.
+    expect(JSON.parse(meta['text.layout'])).toMatchObject({ format: 'textgrid', variant: 'short', line_break: 'lf', bom: false, ending: '\r\n' });
     expect(annotations.map((a) => [a.tier, seconds(a), a.body.text])).toEqual([
       ['words', ['0', '1.25'], 'say "hi"'],
       ['words', ['1.25', '2'], 'two\nlines'],

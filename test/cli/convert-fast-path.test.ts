@@ -25,6 +25,8 @@ describe('annot convert: the start-up fast path and oclif say and write the same
     ['a missing input', join(dir, 'missing.srt'), 'vtt', []],
     ['an unknown target format', input, 'vtt', ['--to', 'nope']],
     ['--tier and --rate', input, 'srt', ['--tier', 'speech', '--rate', '48000']],
+    ['--encoding', input, 'vtt', ['--encoding', 'windows-1250']],
+    ['an unknown --encoding', input, 'vtt', ['--encoding', 'latin-2']],
   ];
   let n = 0;
   for (const [name, source, extension, flags] of cases) {

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { loadedDocument } from '../loaded-document.js';
 import type { DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
 import type { AnnotationStore } from '../../store/store.js';
-import { decodeSourceOnce } from '../source-text.js';
+import { readSourceText } from '../source-text.js';
 import { readEaf } from './eaf-reader.js';
 import { writeEaf } from './eaf-writer.js';
 
@@ -10,7 +9,7 @@ import { writeEaf } from './eaf-writer.js';
 export const eafCodec: FormatCodec = {
   async load(path: string, options: LoadOptions): Promise<LoadedDocument> {
     // The text lives only for this read: the annotations are built later from columns of their own.
-    const read = readEaf(decodeSourceOnce(await readFile(path), options.sourceName), options);
+    const read = readEaf(await readSourceText(path, options, { xml: true }), options);
     return loadedDocument({ tiers: read.tiers, meta: read.meta, annotations: read.annotations, clock: read.clock });
   },
 

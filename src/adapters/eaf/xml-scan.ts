@@ -56,7 +56,7 @@ export function scanXml(text: string, file: string, streamed?: StreamedElements)
       if (current) {
         if (!hasChildren(stack.length - 1) || chunk.trim() !== '') current.text += chunk.indexOf('&') === -1 ? chunk : decodeEntities(chunk, text, position, fail);
       }
-      else if (chunk.trim() !== '') fail(position, root ? 'nothing after the root element' : 'an XML element ("<ANNOTATION_DOCUMENT ...>")');
+      else if (chunk.trim() !== '') fail(position, root ? 'expected nothing after the root element' : 'expected an XML element ("<ANNOTATION_DOCUMENT ...>")');
     }
     if (open === -1) break;
     const next = text.charCodeAt(open + 1);

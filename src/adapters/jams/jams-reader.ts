@@ -7,7 +7,7 @@ import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { isGzip } from '../sniffers.js';
-import { decodeSource } from '../source-text.js';
+import { decodeSource, type TextSourceOptions } from '../source-text.js';
 import { extractNonFinite, LazyJsonArray, MAX_JSON_DEPTH, nonFiniteToken, parseJson, stringifyWithNonFinite, type NonFiniteToken } from '../json-text.js';
 
 export const JAMS_OBSERVATION_SCHEMA = 'annot://schema/jams-observation/v1';
@@ -45,16 +45,16 @@ interface Observation {
  * its data was written in the old dense (column) form. Each observation becomes an annotation.
  */
 export async function readJams(bytes: Buffer, options: LoadOptions): Promise<LoadedDocument> {
-  return readJamsText(await jamsText(bytes, options.sourceName), options);
+  return readJamsText(await jamsText(bytes, options), options);
 }
 
 /**
  * The text of a JAMS file, or of a .jamz once uncompressed: inflated as a stream under
  * INFLATE_LIMITS, so a gzip bomb is refused after a few megabytes instead of filling memory.
  */
-export async function jamsText(bytes: Buffer, file: string): Promise<string> {
-  const raw = isGzip(bytes) ? (await gunzipBounded(bytes, file, 'gzip-compressed JAMS (.jamz)')).bytes : bytes;
-  return decodeSource(raw, file);
+export async function jamsText(bytes: Buffer, options: TextSourceOptions): Promise<string> {
+  const raw = isGzip(bytes) ? (await gunzipBounded(bytes, options.sourceName, 'gzip-compressed JAMS (.jamz)')).bytes : bytes;
+  return decodeSource(raw, options);
 }
 
 /**

@@ -42,7 +42,7 @@ interface PendingRegion {
  * meta `label_studio.tasks` (the tasks without their timed results), so the writer gives them back.
  */
 export function readLabelStudio(bytes: Buffer, options: LoadOptions): LoadedDocument {
-  return readLabelStudioText(decodeSource(bytes, options.sourceName), options);
+  return readLabelStudioText(decodeSource(bytes, options), options);
 }
 
 /**

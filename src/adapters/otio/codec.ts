@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { loadedDocument } from '../loaded-document.js';
 import type { DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
 import type { AnnotationStore } from '../../store/store.js';
-import { decodeSourceOnce } from '../source-text.js';
+import { readSourceText } from '../source-text.js';
 import { parseOtioJson } from './otio-json.js';
 import { readOtio } from './otio-reader.js';
 import { writeOtio } from './otio-writer.js';
@@ -10,7 +9,7 @@ import { writeOtio } from './otio-writer.js';
 export const otioCodec: FormatCodec = {
   async load(path: string, options: LoadOptions): Promise<LoadedDocument> {
     // Neither the bytes nor the text outlive their use: the walk below holds only the parsed tree.
-    const read = readOtio(parseOtioJson(decodeSourceOnce(await readFile(path), options.sourceName), options.sourceName), options);
+    const read = readOtio(parseOtioJson(await readSourceText(path, options), options.sourceName), options);
     return loadedDocument({ tiers: read.tiers, meta: read.meta, annotations: read.annotations, clock: read.clock });
   },
 

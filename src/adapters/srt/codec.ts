@@ -11,8 +11,11 @@ import { FormatParseError } from '../errors.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { CueFindings } from '../cue-findings.js';
+import { CUE_LAYOUT_FIELDS, blankLinesOf, mostCommon } from '../cue-layout.js';
 import { firstVoice, withoutWebVttMarkup } from '../webvtt/cue-markup.js';
 import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
+import { fileDecoder } from '../source-text.js';
+import { LaidOutWriter, layoutMeta, layoutOf, readLayout, TEXT_LAYOUT_META } from '../text-layout.js';
 import { textLineBatches } from '../text-lines.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { formatSrtTimestamp, parseSrtTimestamp, SrtParser, type SrtCue } from './parser.js';
@@ -27,6 +30,7 @@ interface SrtCueBody {
   sequence: number | null;
   coordinates?: string;
   written_end?: string;
+  blank_lines_before?: number;
 }
 
 /**
@@ -40,6 +44,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const tier = options.tier ?? DEFAULT_SRT_TIER;
   const assetId = options.assetId ?? DEFAULT_SRT_ASSET;
   const provenance = makeProvenance(importProvenance('srt', options));
+  const decoder = fileDecoder(path, options);
   const cues: SrtCue[] = [];
   let cueCount = 0;
   let firstSkipped: { line: number; text: string } | null = null;
@@ -60,6 +65,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const pendingDrops: Array<{ line: number; text: string }> = [];
   let checked = false;
   const convert = (cue: SrtCue): Annotation => {
+    const first = !checked;
     for (const { line, text } of pendingDrops.splice(0)) findings.dropped(line, `block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
     findings.cue(cue.line, cue.startMs, cue.endMs, cue.writtenStart, cue.writtenEnd ?? formatSrtTimestamp(cue.endMs));
     if (cue.nonstandard) {
@@ -70,6 +76,8 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     const body: SrtCueBody = { text: cue.text, sequence: cue.sequence };
     if (cue.coordinates.length > 0) body.coordinates = cue.coordinates;
     if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
+    // A cue set apart from the one above otherwise than the file's cues usually are keeps its blank lines (cue-layout.ts).
+    if (cue.blankLinesBefore !== (first ? 0 : layout.cue_gap)) body.blank_lines_before = cue.blankLinesBefore;
     if (!checked) {
       checked = true;
       return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: SRT_CUE_SCHEMA, provenance });
@@ -78,13 +86,28 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     return trustedAnnotation(tier, Object.freeze({ kind: 'media', asset_id: assetId, interval }), Object.freeze(body) as unknown as JsonObject, SRT_CUE_SCHEMA, provenance);
   };
 
+  const batches = textLineBatches(path, decoder);
+  let ended = false;
+  const pull = async (): Promise<boolean> => {
+    const next = await batches.next();
+    if (next.done === true) {
+      parser.end();
+      ended = true;
+      return false;
+    }
+    parser.push(next.value);
+    return true;
+  };
+  // Up to the second cue: the cues show the file's layout.
+  while (cues.length < 2 && (await pull()));
+  const layout = layoutOf('srt', decoder.shape, { cue_gap: mostCommon(cues.slice(1).map((cue) => cue.blankLinesBefore).filter((lines) => lines >= 1), 1) });
+
   async function* annotations(): AsyncGenerator<Annotation> {
-    for await (const lines of textLineBatches(path)) {
-      parser.push(lines);
+    for (;;) {
       for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
       cues.length = 0;
+      if (ended || !(await pull())) break;
     }
-    parser.end();
     for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
     cues.length = 0;
     const first = firstSkipped as { line: number; text: string } | null;
@@ -96,7 +119,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 
   return {
     tiers: [makeTier({ name: tier })],
-    meta: {},
+    meta: layoutMeta(layout),
     annotations: annotations(),
     quantization: () => clock.quantization(),
   };
@@ -111,15 +134,18 @@ function time(ms: number, rate: number, clock: ImportClock, file: string, line: 
 
 /**
  * Writes SRT: cues numbered from 1 in time order (the numbers as written are not kept: players
- * expect a running count), `HH:MM:SS,mmm`, coordinates after the timing, LF line breaks, UTF-8.
+ * expect a running count), `HH:MM:SS,mmm`, coordinates after the timing, UTF-8. Line breaks, a
+ * byte-order mark and the breaks at the end follow the layout an SRT source kept (text-layout.ts),
+ * else LF, no mark, a blank line after the last cue.
  */
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
-  return writeSrt(await selectFlatCues(store, options, 'srt'), path, options);
+  return writeSrt(await selectFlatCues(store, options, 'srt'), (key) => store.getMeta(key), path, options);
 }
 
 /** Writes SRT from a selection of cues (a store's, or a stream's as it is read: see convert-stream.ts). */
-export async function writeSrt(selection: FlatSelection, path: string, options: DumpOptions): Promise<DumpReport> {
-  const writer = new BufferedTextWriter(createWriteStream(path));
+export async function writeSrt(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport> {
+  const layout = readLayout(await meta(TEXT_LAYOUT_META), 'srt');
+  const writer = new LaidOutWriter(new BufferedTextWriter(createWriteStream(path)), layout);
   let sent: Promise<void> | undefined;
   const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
   let number = 0;
@@ -128,6 +154,7 @@ export async function writeSrt(selection: FlatSelection, path: string, options: 
   let speakers = 0;
   let otherFields = 0;
   let noText = 0;
+  const cueGap = typeof layout?.cue_gap === 'number' && Number.isSafeInteger(layout.cue_gap) && layout.cue_gap >= 1 ? layout.cue_gap : 1;
   try {
     for await (const { startMs, endMs, annotation } of selection.cues()) {
       const body = annotation.body as Record<string, unknown>;
@@ -159,6 +186,7 @@ export async function writeSrt(selection: FlatSelection, path: string, options: 
         }
       }
       number++;
+      writer.beforeBlock(blankLinesOf(body) ?? cueGap);
       // The text is written as its own piece: a 50 MB subtitle is not copied into a bigger string.
       sent = writer.write(`${number}\n${formatSrtTimestamp(startMs)} --> ${end}${coordinates}\n`);
       if (sent) await sent;
@@ -190,6 +218,6 @@ function srtPayload(text: string): string {
     .join('\n');
 }
 
-const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker']);
+const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker', ...CUE_LAYOUT_FIELDS]);
 
-export const srtCodec: FormatCodec = { load, dump, streamsOnLoad: true, writeCues: (selection, _meta, path, options) => writeSrt(selection, path, options) };
+export const srtCodec: FormatCodec = { load, dump, streamsOnLoad: true, writeCues: writeSrt };

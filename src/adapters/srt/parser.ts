@@ -22,6 +22,8 @@ export interface SrtCue {
   readonly writtenStart: string;
   /** Whether a timestamp on the timing line is not SubRip's `HH:MM:SS,mmm` (or the arrow not `-->`). */
   readonly nonstandard: boolean;
+  /** Blank lines between the cue before it and its sequence number (or timing line). */
+  readonly blankLinesBefore: number;
 }
 
 export interface SrtSink {
@@ -55,6 +57,9 @@ export class SrtParser {
   private nonstandard = false;
   private cueLine = 0;
   private text: string[] = [];
+  /** Blank lines since the last cue's text ended, and those before the cue being read. */
+  private blankLines = 0;
+  private cueBlankLines = 0;
 
   constructor(private readonly sink: SrtSink) {}
 
@@ -80,6 +85,7 @@ export class SrtParser {
         if (blank) {
           this.finishCue();
           this.state = State.Between;
+          this.blankLines = 1;
           return;
         }
         const timing = TIMING.exec(line);
@@ -95,14 +101,20 @@ export class SrtParser {
         return;
       }
       case State.Skipping:
-        if (blank) this.state = State.Between;
+        if (blank) {
+          this.state = State.Between;
+          this.blankLines = 1;
+        }
         else if (TIMING.test(line)) {
           this.state = State.Between;
           this.feed(raw);
         }
         return;
       case State.Between: {
-        if (blank) return;
+        if (blank) {
+          this.blankLines++;
+          return;
+        }
         const timing = TIMING.exec(line);
         if (timing) {
           this.startCue(timing, this.pendingSequence);
@@ -133,6 +145,8 @@ export class SrtParser {
     this.nonstandard = !STANDARD_TIMING.test(timing.input);
     this.cueLine = this.lineNumber;
     this.text = [];
+    this.cueBlankLines = this.blankLines;
+    this.blankLines = 0;
   }
 
   private finishCue(): void {
@@ -146,6 +160,7 @@ export class SrtParser {
       writtenEnd: this.writtenEnd,
       writtenStart: this.writtenStart,
       nonstandard: this.nonstandard,
+      blankLinesBefore: this.cueBlankLines,
     });
     this.text = [];
   }

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier, type Tier } from '../../model/tier.js';
@@ -11,9 +11,12 @@ import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions 
 import { bodyText, bodyTextKey, toMs } from '../flat-cues.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
-import { decodeSource } from '../source-text.js';
-import { parseTextGrid, textGridEvents, type TextGridTier } from './parser.js';
-import { NeedsWholeFile, TextGridFileTokens } from './stream-reader.js';
+import type { SourceDecoder } from '../encoding/source-decoder.js';
+import { fileDecoder } from '../source-text.js';
+import { laidOutText, layoutMeta, layoutOf, readLayout, TEXT_LAYOUT_META } from '../text-layout.js';
+import { styleChoices, styleOfLayout, styleOfText } from './text-style.js';
+import { textGridEvents, type TextGridTier } from './parser.js';
+import { TextGridFileTokens } from './stream-reader.js';
 import { FormatParseError } from '../errors.js';
 import type { Finding } from '../finding.js';
 import { writeTextGrid, type TextGridVariant, type WritableTier } from './writer.js';
@@ -37,17 +40,11 @@ export { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
  * The file is read as a stream, twice, and never held: the first reading parses it to the end
  * (a damaged file is refused before anything is imported) and keeps what must be known before
  * the first annotation (the tiers, the rate the times need, the overlaps to report); the second
- * yields the annotations. A file whose bytes do not decode is read whole, for decodeSource's
- * exact message.
+ * yields the annotations. The encoding is decided once (source-text.ts), before the first reading.
  */
 export async function load(path: string, options: LoadOptions): Promise<LoadedDocument> {
-  let outline: TextGridOutline;
-  try {
-    outline = outlineOf(path, options);
-  } catch (error) {
-    if (error instanceof NeedsWholeFile) return loadWhole(path, options);
-    throw error;
-  }
+  const decoding = fileDecoder(path, options);
+  const outline = outlineOf(path, options, decoding.again());
   for (const finding of outline.overlaps) options.report(finding);
   const rate = options.rate ?? outline.digits.rate();
   const clock = new ImportClock(rate, options.strictTime ?? false);
@@ -64,7 +61,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 
   /** The items of every tier (`only` undefined) or of one, in file order. */
   function* items(only?: number): Generator<Annotation> {
-    const tokens = new TextGridFileTokens(path, options.sourceName);
+    const tokens = new TextGridFileTokens(path, options.sourceName, decoding.again());
     try {
       let t = -1;
       for (const event of textGridEvents(tokens, options.sourceName)) {
@@ -102,7 +99,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 
   return {
     tiers,
-    meta: { [TEXTGRID_XMIN_META]: outline.xmin, [TEXTGRID_XMAX_META]: outline.xmax },
+    meta: { [TEXTGRID_XMIN_META]: outline.xmin, [TEXTGRID_XMAX_META]: outline.xmax, ...layoutMeta(layoutOf('textgrid', decoding.shape, styleChoices(styleOfText(decoding.shape.head)))) },
     annotations: (async function* () {
       yield* items();
     })(),
@@ -135,8 +132,8 @@ interface TextGridOutline {
  * refused before anything is imported, with the same error as the whole-file reader), keeping
  * the tier headers, the decimal digits the times need and the overlaps to report.
  */
-function outlineOf(path: string, options: LoadOptions): TextGridOutline {
-  const tokens = new TextGridFileTokens(path, options.sourceName);
+function outlineOf(path: string, options: LoadOptions, decoder: SourceDecoder): TextGridOutline {
+  const tokens = new TextGridFileTokens(path, options.sourceName, decoder);
   const outline: TextGridOutline = { xmin: '', xmax: '', tiers: [], overlaps: [], digits: new DecimalDigits() };
   try {
     let previous: TextGridTier['items'][number] | null = null;
@@ -183,54 +180,6 @@ function storeTiers(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>): Tier
   });
 }
 
-/** The same reading with the file in memory: for files whose bytes need decodeSource's exact error messages. */
-async function loadWhole(path: string, options: LoadOptions): Promise<LoadedDocument> {
-  const document = parseTextGrid(decodeSource(await readFile(path), options.sourceName), options.sourceName);
-  const times: string[] = [document.xmin, document.xmax];
-  for (const tier of document.tiers) for (const item of tier.items) times.push(item.start, item.end);
-  reportOverlaps(document.tiers, options);
-  const rate = options.rate ?? decimalRateOf(times);
-  const clock = new ImportClock(rate, options.strictTime ?? false);
-  const assetId = options.assetId ?? DEFAULT_TEXTGRID_ASSET;
-  const provenance = makeProvenance(importProvenance('textgrid', options));
-
-  const tiers = storeTiers(document.tiers);
-
-  async function* annotations(): AsyncGenerator<Annotation> {
-    for (let t = 0; t < document.tiers.length; t++) {
-      for (const item of document.tiers[t].items) {
-        const where = `${options.sourceName}:${item.line}`;
-        const start = clock.seconds(item.start, where);
-        const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, clock.seconds(item.end, where));
-        yield makeAnnotation({ tier: tiers[t].name, reference: mediaRef(assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance });
-      }
-    }
-  }
-
-  return {
-    tiers,
-    meta: { [TEXTGRID_XMIN_META]: document.xmin, [TEXTGRID_XMAX_META]: document.xmax },
-    annotations: annotations(),
-    quantization: () => clock.quantization(),
-  };
-}
-
-/**
- * Praat refuses an IntervalTier whose intervals overlap (each must start where the previous one
- * ended). The annotations are still read; each overlap is an error finding at the line of the
- * interval that starts too early.
- */
-function reportOverlaps(tiers: ReturnType<typeof parseTextGrid>['tiers'], options: LoadOptions): void {
-  for (const tier of tiers) {
-    if (tier.kind !== 'IntervalTier') continue;
-    let previous: (typeof tier.items)[number] | null = null;
-    for (const item of tier.items) {
-      if (previous !== null && Number(item.start) < Number(previous.end)) options.report(overlapFinding(tier.name, item, previous, options));
-      previous = item;
-    }
-  }
-}
-
 function overlapFinding(tierName: string, item: TextGridTier['items'][number], previous: TextGridTier['items'][number], options: LoadOptions): Finding {
   return {
     code: 'tier_overlap',
@@ -257,10 +206,11 @@ interface Item {
  * tier stereotypes and parents, symbolic annotations.
  */
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
-  const variant = (options.variant ?? 'long') as TextGridVariant;
-  if (variant !== 'long' && variant !== 'short') {
+  const variant = options.variant as TextGridVariant | undefined;
+  if (variant !== undefined && variant !== 'long' && variant !== 'short') {
     throw new InvalidInputError(`textgrid: unknown variant ${JSON.stringify(options.variant)}; use "long" (Praat's text file) or "short" (short text file)`);
   }
+  const layout = readLayout(await store.getMeta(TEXT_LAYOUT_META), 'textgrid');
   const storeTiers = await store.listTiers();
   const byTier = new Map<string, { intervals: Item[]; points: Item[] }>();
   for (const tier of storeTiers) byTier.set(tier.name, { intervals: [], points: [] });
@@ -387,7 +337,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
       written.push({ kind: 'TextTier', name, xmin: decimal(tierMin), xmax: decimal(tierMax), items: points.map((item) => ({ start: decimal(item.start), end: decimal(item.start), text: item.text })) });
     }
   }
-  await writeFile(path, writeTextGrid(decimal(gridMin), decimal(gridMax), written, variant), 'utf8');
+  await writeFile(path, laidOutText(writeTextGrid(decimal(gridMin), decimal(gridMax), written, styleOfLayout(layout, variant)), layout), 'utf8');
 
   const dropped: Array<{ what: string; count: number }> = [];
   if (count > 0) dropped.push({ what: 'provenance', count }, { what: 'annotation ids', count });
@@ -406,15 +356,9 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
 /**
  * The power of ten that makes every time as written exact (`1.234` needs 1000), capped at
  * nanoseconds and lowered while the largest time would not fit in a safe integer of ticks.
- * Counted on the written digits, so `1.234` is milliseconds even though 617/500 reduces.
+ * Counted on the written digits, so `1.234` is milliseconds even though 617/500 reduces. Fed one
+ * time at a time, as the file is read.
  */
-function decimalRateOf(times: readonly string[]): number {
-  const digits = new DecimalDigits();
-  for (const time of times) digits.add(time);
-  return digits.rate();
-}
-
-/** decimalRateOf, one time at a time (for a file read as a stream). */
 class DecimalDigits {
   private digits = 0;
   private largest = 0;

@@ -1,3 +1,5 @@
+import { styledTime, type TextGridStyle } from './text-style.js';
+
 /**
  * TextGrid text in Praat's long ("text file") or short ("short text file") format. Times are
  * written as the exact decimals the caller gives; labels escape `"` as `""` and keep line breaks.
@@ -13,32 +15,38 @@ export interface WritableTier {
 
 export type TextGridVariant = 'long' | 'short';
 
-export function writeTextGrid(xmin: string, xmax: string, tiers: readonly WritableTier[], variant: TextGridVariant): string {
-  return variant === 'short' ? writeShort(xmin, xmax, tiers) : writeLong(xmin, xmax, tiers);
+/** The file's text, laid out as `style` says (Praat's own layout: PRAAT_STYLE). */
+export function writeTextGrid(xmin: string, xmax: string, tiers: readonly WritableTier[], style: TextGridStyle): string {
+  return style.variant === 'short' ? writeShort(xmin, xmax, tiers) : writeLong(xmin, xmax, tiers, style);
 }
 
 function quote(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-function writeLong(xmin: string, xmax: string, tiers: readonly WritableTier[]): string {
-  const out: string[] = ['File type = "ooTextFile"', 'Object class = "TextGrid"', '', `xmin = ${xmin} `, `xmax = ${xmax} `];
+function writeLong(xmin: string, xmax: string, tiers: readonly WritableTier[], style: TextGridStyle): string {
+  const end = style.trailingSpace ? ' ' : '';
+  const at = (depth: number, text: string, ending = end): string => `${style.indent.repeat(depth)}${text}${ending}`;
+  const bound = (time: string): string => styledTime(time, style.boundsAsFloat);
+  const time = (value: string): string => styledTime(value, style.itemsAsFloat);
+  const out: string[] = ['File type = "ooTextFile"', 'Object class = "TextGrid"', '', at(0, `xmin = ${bound(xmin)}`), at(0, `xmax = ${bound(xmax)}`)];
   if (tiers.length === 0) {
-    out.push('tiers? <absent> ');
+    out.push(at(0, 'tiers? <absent>'));
     return `${out.join('\n')}\n`;
   }
-  out.push('tiers? <exists> ', `size = ${tiers.length} `, 'item []: ');
+  out.push(at(0, 'tiers? <exists>'), at(0, `size = ${tiers.length}`), at(0, 'item []:'));
+  const item = style.itemDepth;
   tiers.forEach((tier, t) => {
-    out.push(`    item [${t + 1}]:`, `        class = ${quote(tier.kind)} `, `        name = ${quote(tier.name)} `, `        xmin = ${tier.xmin} `, `        xmax = ${tier.xmax} `);
+    out.push(at(1, `item [${t + 1}]:`, ''), at(2, `class = ${quote(tier.kind)}`), at(2, `name = ${quote(tier.name)}`), at(2, `xmin = ${bound(tier.xmin)}`), at(2, `xmax = ${bound(tier.xmax)}`));
     if (tier.kind === 'IntervalTier') {
-      out.push(`        intervals: size = ${tier.items.length} `);
-      tier.items.forEach((item, k) => {
-        out.push(`        intervals [${k + 1}]:`, `            xmin = ${item.start} `, `            xmax = ${item.end} `, `            text = ${quote(item.text)} `);
+      out.push(at(2, `intervals: size = ${tier.items.length}`));
+      tier.items.forEach((each, k) => {
+        out.push(at(item, `intervals [${k + 1}]:`, ''), at(item + 1, `xmin = ${time(each.start)}`), at(item + 1, `xmax = ${time(each.end)}`), at(item + 1, `text = ${quote(each.text)}`));
       });
     } else {
-      out.push(`        points: size = ${tier.items.length} `);
-      tier.items.forEach((item, k) => {
-        out.push(`        points [${k + 1}]:`, `            number = ${item.start} `, `            mark = ${quote(item.text)} `);
+      out.push(at(2, `points: size = ${tier.items.length}`));
+      tier.items.forEach((each, k) => {
+        out.push(at(item, `points [${k + 1}]:`, ''), at(item + 1, `number = ${time(each.start)}`), at(item + 1, `mark = ${quote(each.text)}`));
       });
     }
   });

@@ -53,7 +53,7 @@ interface Item {
  * in store meta `web_annotation.untimed`, with their position, and the writer gives them back.
  */
 export function readWebAnnotation(bytes: Buffer, options: LoadOptions): LoadedDocument {
-  return readWebAnnotationText(decodeSource(bytes, options.sourceName), options);
+  return readWebAnnotationText(decodeSource(bytes, options), options);
 }
 
 /**

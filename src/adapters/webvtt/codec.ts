@@ -14,12 +14,16 @@ import { hasTypedSettings, putSettings, SETTING_FIELDS, settingsOfBody, WEBVTT_C
 import { formatCueSettings, parseCueSettings, sameCueSettings } from './cue-settings.js';
 import { firstVoice, withVoice } from './cue-markup.js';
 import { CueFindings } from '../cue-findings.js';
+import { CUE_LAYOUT_FIELDS, blankLinesOf, hoursByStyle, mostCommon, usualHoursStyle, writtenHoursOf, type HoursStyle, type WrittenHours } from '../cue-layout.js';
 import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { readRegions, REGIONS_META_KEY, regionsOfPreamble, toWire, withRegions } from './regions.js';
 import { WebVttParser, WebVttSignatureError, type WebVttBlock, type WebVttCue } from './parser.js';
 import { isSafeBlock, PREAMBLE_META_KEY, preambleOf, readPreamble, writePreamble } from './preamble.js';
+import type { TextShape } from '../encoding/text-shape.js';
+import { fileDecoder } from '../source-text.js';
+import { LaidOutWriter, layoutMeta, layoutOf, readLayout, TEXT_LAYOUT_META, type TextLayout } from '../text-layout.js';
 import { textChunks } from '../text-lines.js';
-import { formatTimestamp, parseTimestamp } from './timestamp.js';
+import { formatTimestamp, formatTimestampWithoutZeroHours, parseTimestamp } from './timestamp.js';
 import { BufferedTextWriter } from '../text-writer.js';
 
 /** Tier of the imported cues when the caller names none (`--tier`). */
@@ -57,12 +61,10 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       if (!seenCue) preambleBlocks.push(block);
       else if (block.kind === 'NOTE') notes.push(block.text);
     },
-    skipped(line, text, reason) {
-      if (reason === 'timing') findings.dropped(line, 'block dropped: its "-->" line is not a valid cue timing (WebVTT players drop it too)');
-      else findings.dropped(line, `block dropped: it is not a cue${text.startsWith('STYLE') || text.startsWith('REGION') ? ' (STYLE and REGION blocks count only before the first cue)' : ' (a cue needs a "-->" timing line; text after a blank line is not part of the cue above)'}, so WebVTT players ignore it`);
-    },
+    skipped: (line, text, reason) => findings.dropped(line, droppedBlockMessage(text, reason)),
   });
-  const chunks = textChunks(path);
+  const decoder = fileDecoder(path, options, { utf8Only: 'WebVTT' });
+  const chunks = textChunks(path, decoder);
   let finished = false;
   const pump = async (): Promise<boolean> => {
     const next = await chunks.next();
@@ -72,6 +74,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
         finished = true;
         return false;
       }
+      if (next.value.includes('\0')) reportNuls(next.value, parser.linesRead + 1, findings);
       parser.pushText(next.value);
       return true;
     } catch (error) {
@@ -79,31 +82,22 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       throw error;
     }
   };
-  // The preamble is complete once a cue has been seen (STYLE and REGION blocks count only before it).
-  while (cues.length === 0 && (await pump()));
+  // Up to the second cue: the preamble is complete (STYLE and REGION blocks count only before a cue), and the cues show the file's layout.
+  while (cues.length < 2 && (await pump()));
+  const layout = webvttLayout(decoder.shape, cues, parser.signatureSeparator);
 
   const regions = regionsOfPreamble(preambleBlocks);
   const regionIds = new Set(regions.map((region) => region.id));
   const hasRegion = (id: string): boolean => regionIds.has(id);
   let checked = false;
   const convert = (cue: WebVttCue): Annotation => {
+    const first = !checked;
     findings.cue(cue.line, cue.startMs, cue.endMs, formatTimestamp(cue.startMs), cue.writtenEnd ?? formatTimestamp(cue.endMs));
     const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
     const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
-    const body: WebVttCueBody = { text: cue.text, id: cue.id };
-    const speaker = firstVoice(cue.text);
-    if (speaker !== null) body.speaker = speaker;
-    if (cue.settings.length > 0) {
-      const settings = parseCueSettings(cue.settings, hasRegion);
-      putSettings(body, settings);
-      if (formatCueSettings(settings) !== cue.settings) body.settings = cue.settings;
-    }
-    if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
-    const before = cueNotes.get(cue);
-    if (before) {
-      body.notes_before = Object.freeze(before) as string[];
-      cueNotes.delete(cue);
-    }
+    const body = cueBody(cue, hasRegion, cueNotes.get(cue));
+    cueNotes.delete(cue);
+    Object.assign(body, cueLayoutFields(cue, first, layout));
     if (!checked) {
       checked = true;
       return makeAnnotation({ tier, reference: mediaRef(assetId, interval), body: body as unknown as Record<string, unknown>, body_schema_uri: WEBVTT_CUE_SCHEMA, provenance });
@@ -129,10 +123,64 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     meta: {
       [PREAMBLE_META_KEY]: JSON.stringify(preambleOf(parser.signatureText, parser.headerLines, preambleBlocks)),
       ...(regions.length > 0 ? { [REGIONS_META_KEY]: JSON.stringify(regions.map(toWire)) } : {}),
+      ...layoutMeta(layout),
     },
     annotations: annotations(),
     quantization: () => clock.quantization(),
   };
+}
+
+/** Each NUL of a chunk that starts on `line`, as a finding (the parser replaces them by U+FFFD). */
+function reportNuls(chunk: string, line: number, findings: CueFindings): void {
+  let lineStart = 0;
+  for (let at = chunk.indexOf('\0'); at !== -1; at = chunk.indexOf('\0', at + 1)) {
+    for (let newline = chunk.indexOf('\n', lineStart); newline !== -1 && newline < at; newline = chunk.indexOf('\n', lineStart)) {
+      line++;
+      lineStart = newline + 1;
+    }
+    findings.nulReplaced(line);
+  }
+}
+
+/** A cue's body: its text, id, speaker, settings (typed, and as written when those do not give them back) and the NOTEs before it. */
+function cueBody(cue: WebVttCue, hasRegion: (id: string) => boolean, notesBefore: string[] | undefined): WebVttCueBody {
+  const body: WebVttCueBody = { text: cue.text, id: cue.id };
+  const speaker = firstVoice(cue.text);
+  if (speaker !== null) body.speaker = speaker;
+  if (cue.settings.length > 0) {
+    const settings = parseCueSettings(cue.settings, hasRegion);
+    putSettings(body, settings);
+    if (formatCueSettings(settings) !== cue.settings) body.settings = cue.settings;
+  }
+  if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
+  if (notesBefore) body.notes_before = Object.freeze(notesBefore) as string[];
+  return body;
+}
+
+/**
+ * The file's layout (text-layout.ts) with what WebVTT leaves to the writer, as most of its first
+ * cues have it: timestamps without hours when they are zero (`hours: "when-needed"`) or always
+ * with them, the blank lines between cues (`cue_gap`), and the space or tab after `WEBVTT`.
+ * Cues that differ keep their own.
+ */
+function webvttLayout(shape: TextShape, cues: readonly WebVttCue[], signatureSeparator: string): TextLayout {
+  const gap = mostCommon(cues.slice(1).map((cue) => cue.blankLinesBefore).filter((lines) => lines >= 1), 1);
+  return layoutOf('webvtt', shape, { hours: usualHoursStyle(cues), cue_gap: gap, signature_separator: signatureSeparator });
+}
+
+/** Why a block was dropped, as WebVTT players drop it. */
+function droppedBlockMessage(text: string, reason: 'timing' | 'not_a_cue'): string {
+  if (reason === 'timing') return 'block dropped: its "-->" line is not a valid cue timing (WebVTT players drop it too)';
+  const why = text.startsWith('STYLE') || text.startsWith('REGION') ? ' (STYLE and REGION blocks count only before the first cue)' : ' (a cue needs a "-->" timing line; text after a blank line is not part of the cue above)';
+  return `block dropped: it is not a cue${why}, so WebVTT players ignore it`;
+}
+
+/** The body fields of a cue laid out otherwise than its file usually is (the first cue follows the header's one blank line). */
+function cueLayoutFields(cue: WebVttCue, first: boolean, layout: TextLayout): Pick<WebVttCueBody, 'blank_lines_before' | 'written_hours'> {
+  const fields: Pick<WebVttCueBody, 'blank_lines_before' | 'written_hours'> = {};
+  if (cue.blankLinesBefore !== (first ? 1 : layout.cue_gap)) fields.blank_lines_before = cue.blankLinesBefore;
+  if (cue.hours !== hoursByStyle(layout.hours === 'when-needed' ? 'when-needed' : 'always', cue.startMs, cue.endMs)) fields.written_hours = cue.hours;
+  return fields;
 }
 
 function time(ms: number, rate: number, clock: ImportClock, file: string, line: number): RationalTime {
@@ -151,7 +199,12 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
  * convert-stream.ts); `meta` gives the preamble and regions the source kept.
  */
 export async function writeWebVtt(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, _options: DumpOptions): Promise<DumpReport> {
-  const writer = new BufferedTextWriter(createWriteStream(path));
+  const layout = readLayout(await meta(TEXT_LAYOUT_META), 'webvtt');
+  const writer = new LaidOutWriter(new BufferedTextWriter(createWriteStream(path)), layout);
+  const hoursStyle: HoursStyle = layout?.hours === 'when-needed' ? 'when-needed' : 'always';
+  const cueGap = typeof layout?.cue_gap === 'number' && Number.isSafeInteger(layout.cue_gap) && layout.cue_gap >= 1 ? layout.cue_gap : 1;
+  const gap = '\n'.repeat(cueGap);
+  let first = true;
   let sent: Promise<void> | undefined;
   let droppedIds = 0;
   let droppedSettings = 0;
@@ -164,7 +217,7 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
     const preamble = withRegions(readPreamble(await meta(PREAMBLE_META_KEY)), regions);
     const regionIds = new Set(regionsOfPreamble(preamble?.blocks ?? []).map((region) => region.id));
     const hasRegion = (id: string): boolean => regionIds.has(id);
-    await writer.write(writePreamble(preamble));
+    await writer.write(writePreamble(preamble, typeof layout?.signature_separator === 'string' ? layout.signature_separator : undefined));
     for await (const { startMs, endMs, annotation } of selection.cues()) {
       const body = annotation.body as Record<string, unknown>;
       let block = '';
@@ -179,12 +232,7 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
         if (isSafeLine(id)) block += `${id}\n`;
         else droppedIds++;
       }
-      let end = formatTimestamp(endMs);
-      if (typeof body.written_end === 'string' && startMs === endMs) {
-        const written = parseTimestamp(body.written_end);
-        if (written !== null && written < startMs) end = body.written_end;
-      }
-      block += `${formatTimestamp(startMs)} --> ${end}`;
+      block += timing(body, startMs, endMs, layout === null ? 'both' : (writtenHoursOf(body) ?? hoursByStyle(hoursStyle, startMs, endMs)));
       const settings = settingsText(body, hasRegion);
       if (settings.length > 0) {
         if (isSafeLine(settings)) block += ` ${settings}`;
@@ -203,12 +251,17 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
           break;
         }
       }
+      // A cue right under the block above is read as a new cue only from its timing line, and only
+      // under a cue or the header: an id, a NOTE, or a STYLE, REGION or NOTE block above need the blank line.
+      const needsBlank = id.length > 0 || block.startsWith('NOTE') || (first && (preamble?.blocks.length ?? 0) > 0);
+      writer.beforeBlock(Math.max(blankLinesOf(body) ?? (first ? 1 : cueGap), needsBlank ? 1 : 0));
+      first = false;
       sent = writer.write(block);
       if (sent) await sent;
       // The text is written as its own piece: a 50 MB cue is not copied into a bigger string.
       sent = safe.length > 0 ? writer.write(safe) : undefined;
       if (sent) await sent;
-      sent = writer.write(safe.length > 0 ? '\n\n' : '\n');
+      sent = writer.write(safe.length > 0 ? `\n${gap}` : gap);
       if (sent) await sent;
     }
     await writer.close();
@@ -226,11 +279,22 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
   return { dropped };
 }
 
+/** The timestamps of a cue, with their hours as `hours` says (always when a time is an hour or more). */
+function timing(body: Readonly<Record<string, unknown>>, startMs: number, endMs: number, hours: WrittenHours): string {
+  const stamp = (ms: number, withHours: boolean): string => (withHours ? formatTimestamp(ms) : formatTimestampWithoutZeroHours(ms));
+  let end = stamp(endMs, hours === 'both' || hours === 'end');
+  if (typeof body.written_end === 'string' && startMs === endMs) {
+    const written = parseTimestamp(body.written_end);
+    if (written !== null && written < startMs) end = body.written_end;
+  }
+  return `${stamp(startMs, hours === 'both' || hours === 'start')} --> ${end}`;
+}
+
 /**
  * Body fields a WebVTT cue keeps. An SRT cue's `sequence` is counted as kept too: it is only the
  * cue's position, which the cue order keeps, so the loss report does not name it for an SRT source.
  */
-const CUE_FIELDS = new Set<string>(['text', 'id', 'speaker', 'settings', 'written_end', 'notes_before', 'sequence', ...SETTING_FIELDS]);
+const CUE_FIELDS = new Set<string>(['text', 'id', 'speaker', 'settings', 'written_end', 'notes_before', 'sequence', ...SETTING_FIELDS, ...CUE_LAYOUT_FIELDS]);
 
 /**
  * The settings to write after a cue's timing: as written in the source when that text still says

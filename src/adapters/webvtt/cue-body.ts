@@ -1,3 +1,4 @@
+import type { WrittenHours } from '../cue-layout.js';
 import type { WebVttCueSettings } from './cue-settings.js';
 
 /**
@@ -33,6 +34,10 @@ export interface WebVttCueBody {
   settings?: string;
   /** The end time as written when it precedes the start: the cue is kept as a point at its start. */
   written_end?: string;
+  /** Blank lines before the cue, when not the file's usual number (see cue-layout.ts). */
+  blank_lines_before?: number;
+  /** Which timestamps were written with hours, when not as the file usually writes them (see cue-layout.ts). */
+  written_hours?: WrittenHours;
   /** NOTE blocks written between the previous cue and this one, in order. */
   notes_before?: string[];
 }

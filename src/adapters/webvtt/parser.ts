@@ -26,7 +26,13 @@ export interface WebVttCue {
   readonly line: number;
   /** The end time as written when it precedes the start (the W3C parser keeps such cues). */
   readonly writtenEnd: string | null;
+  /** Which of its timestamps were written with hours (`00:01:02.000`, not `01:02.000`). */
+  readonly hours: CueHours;
+  /** Blank lines between the block before it (or the header) and its first line. */
+  readonly blankLinesBefore: number;
 }
+
+export type CueHours = 'both' | 'none' | 'start' | 'end';
 
 /** A block before or between cues that is not a cue: kept for round trips and reports. */
 export interface WebVttBlock {
@@ -67,6 +73,8 @@ const enum Phase {
 export class WebVttParser {
   /** Text after `WEBVTT` on the signature line (without the separating space or tab). */
   signatureText = '';
+  /** The space or tab after `WEBVTT` ('' when the line ends there). */
+  signatureSeparator = '';
   /** Lines of the header block (after the signature line, up to the first blank line). */
   readonly headerLines: string[] = [];
 
@@ -96,6 +104,10 @@ export class WebVttParser {
   private cueSettings = '';
   private cueLine = 0;
   private cueWrittenEnd: string | null = null;
+  private cueHours: CueHours = 'both';
+  /** Blank lines since the last block ended, and those before the block being collected. */
+  private blankLines = 0;
+  private blockBlankLines = 0;
   private blockKind: 'STYLE' | 'REGION' | null = null;
   private failedTimingLine = 0;
   private readonly scanned: ScannedTimestamp = { ms: -1, end: 0 };
@@ -105,6 +117,11 @@ export class WebVttParser {
   private arrowAt = -1;
 
   constructor(private readonly sink: WebVttSink) {}
+
+  /** Lines read to their end so far. */
+  get linesRead(): number {
+    return this.lineNumber;
+  }
 
   /** Feeds the next lines of the file (already split on CR, LF and CRLF). */
   push(lines: readonly string[]): void {
@@ -175,13 +192,17 @@ export class WebVttParser {
         // Header: a non-empty line right after the signature line starts the header block.
         if (start === end) {
           this.phase = Phase.BetweenBlocks;
+          this.blankLines = 1;
         } else {
           this.startBlock(true);
           this.blockLine(text, start, end);
         }
         return;
       case Phase.BetweenBlocks:
-        if (start === end) return;
+        if (start === end) {
+          this.blankLines++;
+          return;
+        }
         this.startBlock(false);
         this.blockLine(text, start, end);
         return;
@@ -211,6 +232,7 @@ export class WebVttParser {
         throw new WebVttSignatureError(1, 7, `expected a space, a tab or a line break after "WEBVTT", found ${JSON.stringify(line[6])}`);
       }
       this.signatureText = line.slice(7);
+      this.signatureSeparator = line[6];
     }
   }
 
@@ -225,6 +247,8 @@ export class WebVttParser {
     this.cueWrittenEnd = null;
     this.blockKind = null;
     this.failedTimingLine = 0;
+    this.blockBlankLines = this.blankLines;
+    this.blankLines = 0;
   }
 
   /** One line of "collect a WebVTT block", step 11. */
@@ -254,6 +278,7 @@ export class WebVttParser {
     if (start === end) {
       this.finishBlock();
       this.phase = Phase.BetweenBlocks;
+      this.blankLines = 1;
       return;
     }
     if (!this.inHeader && this.lineCount === 2 && !this.seenCue) {
@@ -309,6 +334,8 @@ export class WebVttParser {
         text: this.buffer,
         line: this.cueLine,
         writtenEnd: this.cueWrittenEnd,
+        hours: this.cueHours,
+        blankLinesBefore: this.blockBlankLines,
       });
     } else if (this.blockKind !== null) {
       this.sink.block({ kind: this.blockKind, text: this.buffer, line: this.bufferStartLine }, this.seenCue);
@@ -329,18 +356,27 @@ export class WebVttParser {
     scanTimestamp(text, p, out, to);
     if (out.ms < 0) return false;
     const start = out.ms;
+    const startHours = colons(text, p, out.end) === 2;
     p = skipWhitespace(text, out.end, to);
     if (p + 3 > to || text.charCodeAt(p) !== 45 || text.charCodeAt(p + 1) !== 45 || text.charCodeAt(p + 2) !== 62) return false;
     p = skipWhitespace(text, p + 3, to);
     const endFrom = p;
     scanTimestamp(text, p, out, to);
     if (out.ms < 0) return false;
+    const endHours = colons(text, endFrom, out.end) === 2;
+    this.cueHours = startHours ? (endHours ? 'both' : 'start') : endHours ? 'end' : 'none';
     this.cueStart = start;
     this.cueEnd = out.ms;
     this.cueWrittenEnd = out.ms < start ? text.slice(endFrom, out.end) : null;
     this.cueSettings = out.end === to ? '' : normalizedSettings(text.slice(out.end, to));
     return true;
   }
+}
+
+function colons(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 58) count++;
+  return count;
 }
 
 /** Settings tokens joined by one space; the common case (already written so) is returned as is. */

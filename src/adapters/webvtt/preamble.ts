@@ -29,11 +29,17 @@ export function readPreamble(value: string | null): WebVttPreamble | null {
   }
 }
 
-/** The preamble as WebVTT text, ending with the blank line that precedes the first cue. Unsafe parts are left out. */
-export function writePreamble(preamble: WebVttPreamble | null): string {
+/**
+ * The preamble as WebVTT text, ending with the blank line that precedes the first cue. Unsafe
+ * parts are left out. `separator` is the space or tab after `WEBVTT` (a file's layout keeps it;
+ * a space by default, none when nothing follows). The signature line is read whole as the
+ * signature, so only a line break or NUL makes its text unsafe (a `-->` there is no cue).
+ */
+export function writePreamble(preamble: WebVttPreamble | null, separator?: string): string {
   if (preamble === null) return 'WEBVTT\n\n';
-  const signature = safeLine(preamble.signature_text) ? preamble.signature_text : '';
-  let text = signature.length > 0 ? `WEBVTT ${signature}\n` : 'WEBVTT\n';
+  const signature = /[\r\n\0]/.test(preamble.signature_text) ? '' : preamble.signature_text;
+  const between = separator === ' ' || separator === '\t' ? separator : signature.length > 0 ? ' ' : '';
+  let text = `WEBVTT${between}${signature}\n`;
   for (const line of preamble.header) if (typeof line === 'string' && line.length > 0 && safeLine(line)) text += `${line}\n`;
   text += '\n';
   for (const block of preamble.blocks) {

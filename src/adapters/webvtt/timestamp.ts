@@ -97,6 +97,11 @@ export function formatTimestamp(ms: number): string {
   return `${hours < 10 ? '0' : ''}${hours}:${two(minutes)}:${two(seconds)}.${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}`;
 }
 
+/** formatTimestamp without the hours when they are zero (`01:02.500`), as many files are written. */
+export function formatTimestampWithoutZeroHours(ms: number): string {
+  return ms < 3_600_000 ? formatTimestamp(ms).slice(3) : formatTimestamp(ms);
+}
+
 function two(value: number): string {
   return value < 10 ? `0${value}` : String(value);
 }

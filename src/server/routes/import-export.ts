@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { resolveEncoding } from '../../adapters/encoding/encoding-names.js';
 import { UnknownFormatError } from '../../adapters/errors.js';
 import { listFormats } from '../../service/formats.js';
 import { exportFromService, importIntoService } from '../../service/import-export.js';
@@ -20,6 +21,7 @@ const IMPORT_QUERY = queryString({
   rate: integerParameter('import rate', 1),
   asset_id: stringParameter('asset id for formats that do not name their media'),
   tier: stringParameter('tier for formats without tiers'),
+  encoding: stringParameter('the text encoding of the upload (utf-8, windows-1252, shift_jis...: any WHATWG Encoding label, or utf-32le/be); a byte-order mark still decides. Default: the byte-order mark, else UTF-8, else the detected encoding, reported in `warnings` as encoding_guessed'),
 });
 const FILE = { type: 'string', contentMediaType: 'application/octet-stream' };
 
@@ -60,6 +62,8 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
       const format = query.string('format');
       // Refuse an unknown format before reading a possibly large upload.
       if (format !== undefined) knownFormat(format);
+      const encoding = query.string('encoding');
+      if (encoding !== undefined) resolveEncoding(encoding);
       const rate = query.integer('rate', { min: 1, max: Number.MAX_SAFE_INTEGER });
       const path = join(scratchDir, `upload-${randomUUID()}`);
       try {
@@ -69,6 +73,7 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
           path,
           format,
           rate,
+          encoding,
           assetId: query.string('asset_id'),
           tier: query.string('tier'),
           actor: actorOf(request),

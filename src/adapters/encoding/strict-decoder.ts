@@ -1,0 +1,76 @@
+import { TextDecoder } from 'node:util';
+
+/**
+ * A decoder that throws on bytes its encoding cannot decode instead of putting U+FFFD in their
+ * place: Node's TextDecoder with `fatal`, or one of the two decoders below for what TextDecoder
+ * lacks. A byte-order mark is never dropped here (the caller skips it), so a U+FEFF inside the
+ * text stays a character. Fed in pieces with `stream: true`, a sequence cut between two pieces is
+ * completed by the next; the last call without `stream` refuses one left incomplete.
+ */
+export interface StrictDecoder {
+  decode(bytes?: Uint8Array, options?: { stream?: boolean }): string;
+}
+
+export function strictDecoder(encoding: string): StrictDecoder {
+  if (encoding === 'utf-32le' || encoding === 'utf-32be') return new Utf32Decoder(encoding === 'utf-32le');
+  if (encoding === 'us-ascii') return new AsciiDecoder();
+  return new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
+}
+
+/** Whether an error is a strict decoder's refusal (Node's code; tested by code, as a TypeError of another realm is not instanceof ours). */
+export function isDecodingFailure(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ERR_ENCODING_INVALID_ENCODED_DATA';
+}
+
+function decodingFailure(encoding: string): TypeError {
+  return Object.assign(new TypeError(`The encoded data was not valid for encoding ${encoding}`), { code: 'ERR_ENCODING_INVALID_ENCODED_DATA' });
+}
+
+/** UTF-32 of one byte order: every four bytes one code point, surrogates and values past U+10FFFF refused. */
+class Utf32Decoder implements StrictDecoder {
+  private pending = new Uint8Array(0);
+
+  constructor(private readonly littleEndian: boolean) {}
+
+  decode(bytes: Uint8Array = new Uint8Array(0), options: { stream?: boolean } = {}): string {
+    const all = this.pending.length === 0 ? bytes : concat(this.pending, bytes);
+    const whole = all.length - (all.length % 4);
+    if (options.stream !== true && whole !== all.length) {
+      this.pending = new Uint8Array(0);
+      throw decodingFailure(this.name());
+    }
+    this.pending = all.slice(whole);
+    const view = new DataView(all.buffer, all.byteOffset, whole);
+    const units: number[] = [];
+    let text = '';
+    for (let at = 0; at < whole; at += 4) {
+      const point = view.getUint32(at, this.littleEndian);
+      if (point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) {
+        this.pending = new Uint8Array(0);
+        throw decodingFailure(this.name());
+      }
+      units.push(point);
+      if (units.length === 4096) text += String.fromCodePoint(...units.splice(0));
+    }
+    return text + String.fromCodePoint(...units);
+  }
+
+  private name(): string {
+    return this.littleEndian ? 'utf-32le' : 'utf-32be';
+  }
+}
+
+/** Strict 7-bit ASCII: a byte above 0x7F is refused. */
+class AsciiDecoder implements StrictDecoder {
+  decode(bytes: Uint8Array = new Uint8Array(0)): string {
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) throw decodingFailure('us-ascii');
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a, 0);
+  joined.set(b, a.length);
+  return joined;
+}
