@@ -106,8 +106,8 @@ export const ERROR_TABLE = Object.freeze({
   // formats
   ANNOT_UNKNOWN_FORMAT: row(400, 'no format matches the name, extension or content given'),
   ANNOT_FORMAT_PARSE: row(422, 'a malformed input file; the message names the file, the place and what was expected'),
-  ANNOT_TEXT_ENCODING: row(422, 'bytes that do not decode in the file\'s encoding (its byte-order mark, --encoding, its XML declaration or the one detected), or a file mixing encodings'),
-  ANNOT_UNKNOWN_ENCODING: row(400, 'an --encoding or ?encoding= name that no decoder knows; the message lists some that are'),
+  ANNOT_TEXT_ENCODING: row(422, 'bytes that do not decode in the encoding chosen or detected for the file, or a file that mixes encodings'),
+  ANNOT_UNKNOWN_ENCODING: row(400, 'an --encoding or ?encoding= name that no decoder knows; the message lists some that are', 2),
   ANNOT_INPUT_TOO_DEEP: row(422, 'input nested deeper than its reader allows (JSON arrays and objects, XML elements)'),
   ANNOT_INPUT_TOO_LARGE: row(413, 'a compressed input that inflates past what a reader can hold, or like a gzip bomb (refused while inflating)'),
   ANNOT_UNREPRESENTABLE: row(422, 'the store holds something the target format cannot express at all'),

@@ -58,7 +58,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     // fastify's default (100) answered 414 for a tier name in the path longer than 100 characters,
     // which a body could create; a name at LIMITS.nameChars, percent-encoded UTF-8, fits in this.
-    maxParamLength: 12 * LIMITS.nameChars,
+    routerOptions: { maxParamLength: 12 * LIMITS.nameChars },
     // A closing server still answers every request on a connection it had accepted (see drain.ts).
     return503OnClosing: false,
   });

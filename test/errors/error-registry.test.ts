@@ -11,6 +11,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REGISTRY_FILE = 'src/errors/error-table.ts';
 
 /** Names annot reads from the environment: ANNOT_ words that are not error codes. */
+/** Codes of a command line that cannot be understood (a flag's value included): the CLI exits 2 on them. */
+const USAGE_CODES = ['ANNOT_USAGE', 'ANNOT_UNKNOWN_ENCODING'];
+
 const ENVIRONMENT = ['ANNOT_TOKEN', 'ANNOT_REDIS_URL', 'ANNOT_DEBUG', 'ANNOT_CACHE_DIR', 'ANNOT_LOCAL_SPEECH', 'ANNOT_MCP_MAX_MESSAGE'];
 
 /** Where annot's code lives: the library and surfaces, the commands, and the page's client wherever it is kept. */
@@ -101,7 +104,7 @@ describe('the error registry', () => {
     for (const [code, row] of Object.entries(ERROR_TABLE)) {
       expect(code).toMatch(/^ANNOT_[A-Z][A-Z0-9_]*[A-Z0-9]$/);
       expect([code, row.http >= 400 && row.http <= 599]).toEqual([code, true]);
-      expect([code, row.exit]).toEqual([code, code === 'ANNOT_USAGE' ? 2 : 1]);
+      expect([code, row.exit]).toEqual([code, USAGE_CODES.includes(code) ? 2 : 1]);
       expect([code, /^[a-z].{10,140}$/.test(row.meaning) && !row.meaning.includes('\n')]).toEqual([code, true]);
     }
     expect(ENVIRONMENT.filter((name) => isErrorCode(name))).toEqual([]);

@@ -81,6 +81,8 @@ const CASES: Case[] = [
   { route: 'POST /tiers', status: 422, request: () => post('/tiers', { name: 'x'.repeat(LIMITS.nameChars + 1), stereotype: 'NONE' }) },
   { route: 'GET /tiers/:name', status: 200, request: () => get('/tiers/words') },
   { route: 'GET /tiers/:name', status: 404, request: () => get('/tiers/nope') },
+  // A name at the length limit fits in a path (fastify's default of 100 characters answered 414).
+  { route: 'GET /tiers/:name', status: 404, request: () => get(`/tiers/${encodeURIComponent('\u00e9'.repeat(LIMITS.nameChars))}`) },
   ...[
     ['seconds', '1.5', 2],
     ['timecode', '00:00:02.250', '00:00:03,5'],
