@@ -62,5 +62,4 @@ describe('scripts/function-length.mjs', () => {
     expect(shrunk.status).toBe(1);
     expect(shrunk.err).toContain('big is 90 lines now, within the limit: remove its line');
   });
-
 });
