@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../support/run-cli.js';
 
@@ -31,6 +34,17 @@ describe('annot validate reports what the readers found', () => {
     const { code, report } = await validateJson('overlapping-intervals.TextGrid');
     expect(code).toBe(1);
     expect(report.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'tier_overlap', severity: 'error' })]));
+  });
+
+  it('a TextGrid with a character after a closing quote is refused as Praat refuses it, by validate and by convert (which writes nothing)', async () => {
+    const validated = await runCli(['validate', fixture('text-after-quote.TextGrid')]);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toContain('text-after-quote.TextGrid:18:24: error: expected whitespace after the closing quote');
+    const out = join(mkdtempSync(join(tmpdir(), 'annot-after-quote-')), 'out.srt');
+    const converted = await runCli(['convert', fixture('text-after-quote.TextGrid'), out]);
+    expect(converted.code).not.toBe(0);
+    expect(converted.stderr).toContain('text-after-quote.TextGrid:18:24: expected whitespace after the closing quote');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('a WebVTT text block dropped after a blank line is a warning (exit 1 under --strict)', async () => {
