@@ -47,6 +47,21 @@ describe('annot validate reports what the readers found', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("an EAF whose REF_ANNOTATIONs point past their tier's PARENT_REF (SLEXIL's inferno) converts with a warning; --strict refuses it", async () => {
+    const inferno = fileURLToPath(new URL('../../fixtures/eaf/slexil_inferno-threeLines.eaf', import.meta.url));
+    const validated = await runCli(['validate', inferno]);
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toContain('[parent_ref_mismatch]');
+    expect((await runCli(['validate', inferno, '--strict'])).code).toBe(1);
+    const dir = mkdtempSync(join(tmpdir(), 'annot-inferno-'));
+    const converted = await runCli(['convert', inferno, join(dir, 'out.annot')]);
+    expect(converted.code).toBe(0);
+    expect(converted.stderr).toContain('warning: tier "morpheme-gloss" has PARENT_REF="italianSpeech"');
+    const strict = await runCli(['convert', inferno, join(dir, 'strict.annot'), '--strict']);
+    expect(strict.code).not.toBe(0);
+    expect(existsSync(join(dir, 'strict.annot'))).toBe(false);
+  });
+
   it('a WebVTT text block dropped after a blank line is a warning (exit 1 under --strict)', async () => {
     const { code, report } = await validateJson('malformed.vtt');
     expect(code).toBe(0);

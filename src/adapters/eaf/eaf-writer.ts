@@ -237,7 +237,7 @@ export async function writeEaf(store: AnnotationStore, path: string, now: Date =
     const text = (key: string): string | undefined => (typeof metadata[key] === 'string' ? (metadata[key] as string) : undefined);
     const attributes: Array<[string, string | undefined]> = [['TIER_ID', tier.name]];
     for (const [attribute, key] of TIER_ATTRIBUTE_KEYS) attributes.push([attribute, attribute === 'LINGUISTIC_TYPE_REF' ? typeOf.get(tier.name) : text(key)]);
-    attributes.push(['PARENT_REF', tier.parent ?? (metadata.stereotype_coerced === true ? text('parent_ref') : undefined)]);
+    attributes.push(['PARENT_REF', parentRefOf(tier, tierByName)]);
     const others = metadata.other_attributes;
     if (typeof others === 'object' && others !== null && !Array.isArray(others)) {
       for (const [key, value] of Object.entries(others)) if (typeof value === 'string') attributes.push([key, value]);
@@ -275,6 +275,19 @@ export async function writeEaf(store: AnnotationStore, path: string, now: Date =
   await writer.write('</ANNOTATION_DOCUMENT>\n');
   await writer.close();
   return { dropped: Object.entries(dropped).map(([what, count]) => ({ what, count })) };
+}
+
+/**
+ * PARENT_REF as the file had it: the tier's parent, except for a tier the reader hung under the
+ * tier its references point into (see parentsFromReferences), which gets its PARENT_REF back
+ * while it still hangs there and that tier still exists, and for a tier the reader made
+ * independent, which gets back the PARENT_REF it had.
+ */
+function parentRefOf(tier: Tier, tierByName: ReadonlyMap<string, Tier>): string | undefined {
+  const written = typeof tier.metadata.parent_ref === 'string' ? tier.metadata.parent_ref : undefined;
+  if (tier.parent === null) return tier.metadata.stereotype_coerced === true ? written : undefined;
+  if (written !== undefined && tier.metadata.parent_from_references === tier.parent && tierByName.has(written) && written !== tier.name) return written;
+  return tier.parent;
 }
 
 function readParts(raw: string | null): DocumentParts | null {
