@@ -72,6 +72,7 @@ function placeWaiting(state: EafReadState, waiting: number[], tierOf: (record: n
       location: state.locationOf(record),
       message:
         target === undefined ? `REF_ANNOTATION ${eafId[record]} refers to ANNOTATION_REF="${ref[record]}", which no annotation of the document has; left out`
+        : target === record ? `REF_ANNOTATION ${eafId[record]} refers to itself; left out`
         : unplaced.has(target) ? `REF_ANNOTATION ${eafId[record]} refers to ${ref[record]}, which cannot be placed either (its own reference is missing or circular); left out`
         : `REF_ANNOTATION ${eafId[record]} refers to ${ref[record]}, which was left out (see its finding); left out too`,
     });
