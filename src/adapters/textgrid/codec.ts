@@ -1,12 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { makeAnnotation, mediaRef, type Annotation } from '../../model/annotation.js';
+import type { Annotation } from '../../model/annotation.js';
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier, type Tier } from '../../model/tier.js';
-import { TimeInterval } from '../../time/time-interval.js';
 import type { FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import type { Finding } from '../finding.js';
-import { toMs } from '../flat-cues.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { decodeSource } from '../source-text.js';
@@ -15,10 +13,10 @@ import { parseTextGrid, textGridEvents, type TextGridTier } from './parser.js';
 import { NeedsWholeFile, TextGridFileTokens } from './stream-reader.js';
 import { dumpTwoPass } from './stream-writer.js';
 import { dump } from './textgrid-dump.js';
+import { fileAnnotations, mergedByStart, TextGridAnnotationFactory, TEXTGRID_LABEL_SCHEMA } from './textgrid-annotations.js';
 
-export const TEXTGRID_LABEL_SCHEMA = 'annot://schema/textgrid-label/v1';
 export const DEFAULT_TEXTGRID_ASSET = 'textgrid:unspecified';
-export { dump, TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
+export { dump, TEXTGRID_LABEL_SCHEMA, TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
 
 /**
  * Loads a TextGrid (long or short, UTF-8 or UTF-16 either endianness, any line breaks). Every
@@ -44,62 +42,16 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     throw error;
   }
   for (const finding of outline.overlaps) options.report(finding);
-  const rate = options.rate ?? outline.digits.rate();
-  const clock = new ImportClock(rate, options.strictTime ?? false);
-  const assetId = options.assetId ?? DEFAULT_TEXTGRID_ASSET;
-  const provenance = makeProvenance(importProvenance('textgrid', options));
-  const tiers = storeTiers(outline.tiers);
-
-  const annotationOf = (t: number, item: TextGridTier['items'][number]): Annotation => {
-    const where = `${options.sourceName}:${item.line}`;
-    const start = clock.seconds(item.start, where);
-    const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, clock.seconds(item.end, where));
-    return makeAnnotation({ tier: tiers[t].name, reference: mediaRef(assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance });
-  };
-
-  /** The items of every tier (`only` undefined) or of one, in file order. */
-  function* items(only?: number): Generator<Annotation> {
-    const tokens = new TextGridFileTokens(path, options.sourceName);
-    try {
-      let t = -1;
-      for (const event of textGridEvents(tokens, options.sourceName)) {
-        if (event.kind === 'tier' && ++t > (only ?? Infinity)) return;
-        if (event.kind === 'item' && (only === undefined || t === only)) yield annotationOf(t, event.item);
-      }
-    } finally {
-      tokens.close();
-    }
-  }
-
-  /**
-   * The tiers merged in order of start time, one reading of the file per tier (each skipping to its
-   * tier). Not offered with --strict-time, whose error names the first inexact time in file order,
-   * nor for more than MERGED_TIERS tiers, where the readings would cost more than holding the file.
-   */
-  async function* merged(): AsyncGenerator<Annotation> {
-    const readers = tiers.map((_, t) => items(t));
-    try {
-      const heads = readers.map((reader) => headOf(reader.next()));
-      for (;;) {
-        let best = -1;
-        for (let t = 0; t < heads.length; t++) {
-          const head = heads[t];
-          if (head !== null && (best === -1 || head.startMs < (heads[best] as { startMs: number }).startMs)) best = t;
-        }
-        if (best === -1) return;
-        yield (heads[best] as { annotation: Annotation }).annotation;
-        heads[best] = headOf(readers[best].next());
-      }
-    } finally {
-      for (const reader of readers) reader.return(undefined);
-    }
-  }
-
+  const { tiers, clock, factory } = readingOf(outline.tiers, options.rate ?? outline.digits.rate(), options);
+  // The tiers merged in order of start time, one reading of the file per tier (each skipping to
+  // its tier). Not offered with --strict-time, whose error names the first inexact time in file
+  // order, nor for more than MERGED_TIERS tiers, where the readings would cost more than holding the file.
+  const merged = () => mergedByStart(tiers.map((_, t) => fileAnnotations(path, options.sourceName, factory, t)));
   return {
     tiers,
     meta: { [TEXTGRID_XMIN_META]: outline.xmin, [TEXTGRID_XMAX_META]: outline.xmax },
     annotations: (async function* () {
-      yield* items();
+      yield* fileAnnotations(path, options.sourceName, factory);
     })(),
     quantization: () => clock.quantization(),
     ...(tiers.length > 1 && tiers.length <= MERGED_TIERS && options.strictTime !== true ? { inTimeOrder: merged } : {}),
@@ -109,10 +61,13 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 /** The most tiers merged by reading the file once per tier (see load). */
 const MERGED_TIERS = 8;
 
-function headOf(next: IteratorResult<Annotation>): { annotation: Annotation; startMs: number } | null {
-  if (next.done === true) return null;
-  const { start } = (next.value.reference as { interval: { start: { v: number; r: number } } }).interval;
-  return { annotation: next.value, startMs: toMs(start.v, start.r) };
+/** What both readings need to build annotations: the store tiers, the clock at the rate, and the factory. */
+function readingOf(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>, rate: number, options: LoadOptions) {
+  const tiers = storeTiers(fileTiers);
+  const clock = new ImportClock(rate, options.strictTime ?? false);
+  const provenance = makeProvenance(importProvenance('textgrid', options));
+  const factory = new TextGridAnnotationFactory(tiers, clock, options.assetId ?? DEFAULT_TEXTGRID_ASSET, provenance, options.sourceName);
+  return { tiers, clock, factory };
 }
 
 /** What a first reading of a TextGrid file finds: everything but the items themselves. */
@@ -184,24 +139,10 @@ async function loadWhole(path: string, options: LoadOptions): Promise<LoadedDocu
   const times: string[] = [document.xmin, document.xmax];
   for (const tier of document.tiers) for (const item of tier.items) times.push(item.start, item.end);
   reportOverlaps(document.tiers, options);
-  const rate = options.rate ?? decimalRateOf(times);
-  const clock = new ImportClock(rate, options.strictTime ?? false);
-  const assetId = options.assetId ?? DEFAULT_TEXTGRID_ASSET;
-  const provenance = makeProvenance(importProvenance('textgrid', options));
-
-  const tiers = storeTiers(document.tiers);
-
+  const { tiers, clock, factory } = readingOf(document.tiers, options.rate ?? decimalRateOf(times), options);
   async function* annotations(): AsyncGenerator<Annotation> {
-    for (let t = 0; t < document.tiers.length; t++) {
-      for (const item of document.tiers[t].items) {
-        const where = `${options.sourceName}:${item.line}`;
-        const start = clock.seconds(item.start, where);
-        const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, clock.seconds(item.end, where));
-        yield makeAnnotation({ tier: tiers[t].name, reference: mediaRef(assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance });
-      }
-    }
+    for (let t = 0; t < document.tiers.length; t++) for (const item of document.tiers[t].items) yield factory.annotation(t, item);
   }
-
   return {
     tiers,
     meta: { [TEXTGRID_XMIN_META]: document.xmin, [TEXTGRID_XMAX_META]: document.xmax },
