@@ -2,7 +2,7 @@ import type { Tier } from '../../model/tier.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { EafAnnotationBuilder, type TierGifts } from './eaf-annotation-builder.js';
-import { ALIGNABLE, REFERENCE } from './eaf-bulk.js';
+import { ALIGNABLE } from './eaf-bulk.js';
 import type { EafReadState } from './eaf-read-state.js';
 import { resolveSlotTimes, type SlotPosition } from './slot-times.js';
 
@@ -40,12 +40,7 @@ function relatedTiers(state: EafReadState): void {
     state.related.add(tier.name);
     state.related.add(tier.parent);
   }
-  const { records } = state;
-  for (let record = 0; record < records.count; record++) {
-    if (records.kind[record] !== REFERENCE) continue;
-    const target = state.recordOfId(records.ref[record] as string);
-    if (target !== undefined) state.related.add(state.tiers[records.tier[target]].name);
-  }
+  for (const index of state.referredTiers) state.related.add(state.tiers[index].name);
 }
 
 /** Times for a tier's unaligned slots, given after its parents' (a shared slot keeps the parent's time). */

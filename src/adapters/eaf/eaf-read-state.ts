@@ -43,6 +43,8 @@ export class EafReadState {
   // tiers: in file order (a record's `tier` is an index into this list), then parents first
   tiers: Tier[] = [];
   ordered: Tier[] = [];
+  /** Tiers (by index) that REF_ANNOTATIONs of dependent tiers point into. */
+  readonly referredTiers = new Set<number>();
   /** Tiers whose annotations are built during the read: the related ones (parents, children, reference targets). */
   readonly related = new Set<string>();
 

@@ -25,14 +25,15 @@ type PointsInto = Map<number, { count: number; examples: number[] }>;
  * was read under in `parent_from_references`: the writer gives PARENT_REF back as it was for as
  * long as the tier still hangs there. A tier whose references point into several tiers, or into
  * itself or a tier below it, keeps its PARENT_REF; the references pass reports each reference
- * that points elsewhere.
+ * that points elsewhere. Notes every tier referred into (its annotations are built during the read).
  */
 export function parentsFromReferences(state: EafReadState, drafts: TierDraft[]): void {
   const byName = new Map(drafts.map((draft) => [draft.name, draft]));
   drafts.forEach((draft, index) => {
-    if (draft.parent === null || !SYMBOLIC.has(draft.stereotype)) return;
+    if (draft.parent === null) return; // its references are left out (see the references pass)
     const targets = pointsInto(state, index);
-    if (targets.size !== 1) return;
+    for (const target of targets.keys()) state.referredTiers.add(target);
+    if (targets.size !== 1 || !SYMBOLIC.has(draft.stereotype)) return;
     const [[targetIndex, { count, examples }]] = targets;
     const target = drafts[targetIndex];
     if (target.name === draft.parent || hangsUnder(target, draft.name, byName)) return;
