@@ -1,5 +1,5 @@
 import type { Annotation } from '../../model/annotation.js';
-import type { Tier } from '../../model/tier.js';
+import type { Tier, TierStereotype } from '../../model/tier.js';
 import type { LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import type { Finding } from '../finding.js';
@@ -14,6 +14,15 @@ import { lineAndColumn, scanXml, type XmlElement } from './xml-scan.js';
 export interface LinguisticType {
   readonly constraint: string | null;
   readonly controlledVocabulary: string | null;
+}
+
+/** A tier as the tiers pass works on it, before it becomes a (frozen) Tier. */
+export interface TierDraft {
+  readonly name: string;
+  stereotype: TierStereotype;
+  parent: string | null;
+  readonly metadata: Record<string, unknown>;
+  readonly element: XmlElement;
 }
 
 /**

@@ -3,17 +3,8 @@ import { parentsFirst } from '../load-into-store.js';
 import { REFERENCE, type EafBulk } from './eaf-bulk.js';
 import { STEREOTYPE_OF_CONSTRAINT, TIER_ATTRIBUTE_KEYS } from './eaf-model.js';
 import { parentsFromReferences } from './eaf-reference-parents.js';
-import type { EafReadState, LinguisticType } from './eaf-read-state.js';
+import type { EafReadState, LinguisticType, TierDraft } from './eaf-read-state.js';
 import type { XmlElement } from './xml-scan.js';
-
-/** A tier as the tiers pass works on it, before it becomes a (frozen) Tier. */
-export interface TierDraft {
-  readonly name: string;
-  stereotype: TierStereotype;
-  parent: string | null;
-  readonly metadata: Record<string, unknown>;
-  readonly element: XmlElement;
-}
 
 /**
  * The third pass: the TIERs. Every TIER_ID is there and unique; then (the scan's annotations now

@@ -1,7 +1,6 @@
 import type { TierStereotype } from '../../model/tier.js';
 import { REFERENCE } from './eaf-bulk.js';
-import type { EafReadState } from './eaf-read-state.js';
-import type { TierDraft } from './eaf-read-tiers.js';
+import type { EafReadState, TierDraft } from './eaf-read-state.js';
 
 const SYMBOLIC = new Set<TierStereotype>(['SYMBOLIC_SUBDIVISION', 'SYMBOLIC_ASSOCIATION']);
 
