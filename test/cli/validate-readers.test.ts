@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,9 @@ async function validateJson(name: string, extra: string[] = []) {
 }
 
 describe('annot validate reports what the readers found', () => {
+  const work = mkdtempSync(join(tmpdir(), 'annot-validate-readers-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
   it.each([['cue-end-before-start.vtt'], ['cue-end-before-start.srt']])('%s: a cue whose end precedes its start is an error on its line (exit 1)', async (name) => {
     const { code, report } = await validateJson(name);
     expect(code).toBe(1);
@@ -40,7 +43,7 @@ describe('annot validate reports what the readers found', () => {
     const validated = await runCli(['validate', fixture('text-after-quote.TextGrid')]);
     expect(validated.code).toBe(1);
     expect(validated.stdout).toContain('text-after-quote.TextGrid:18:24: error: expected whitespace after the closing quote');
-    const out = join(mkdtempSync(join(tmpdir(), 'annot-after-quote-')), 'out.srt');
+    const out = join(work, 'out.srt');
     const converted = await runCli(['convert', fixture('text-after-quote.TextGrid'), out]);
     expect(converted.code).not.toBe(0);
     expect(converted.stderr).toContain('text-after-quote.TextGrid:18:24: expected whitespace after the closing quote');
@@ -53,7 +56,7 @@ describe('annot validate reports what the readers found', () => {
     expect(validated.code).toBe(0);
     expect(validated.stdout).toContain('[parent_ref_mismatch]');
     expect((await runCli(['validate', inferno, '--strict'])).code).toBe(1);
-    const dir = mkdtempSync(join(tmpdir(), 'annot-inferno-'));
+    const dir = work;
     const converted = await runCli(['convert', inferno, join(dir, 'out.annot')]);
     expect(converted.code).toBe(0);
     expect(converted.stderr).toContain('warning: tier "morpheme-gloss" has PARENT_REF="italianSpeech"');
