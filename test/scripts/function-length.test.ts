@@ -1,13 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SCRIPT = new URL('../../scripts/function-length.mjs', import.meta.url).pathname;
 
+const made: string[] = [];
+afterAll(() => {
+  for (const root of made) rmSync(root, { recursive: true, force: true });
+});
+
 /** A project folder with the given files (relative path → text). */
 function project(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'annot-fnlen-'));
+  made.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);
