@@ -7,7 +7,8 @@ import { EAF_DOCUMENT_META, type DocumentParts, type PlainElement } from '../../
 import type { Annotation } from '../../src/model/annotation.js';
 import type { TimeInterval } from '../../src/time/time-interval.js';
 import { validateAnnotationFile } from '../../src/service/validate-file.js';
-import { loadWith } from './codec-harness.js';
+import type { Tier } from '../../src/model/tier.js';
+import { allOf, loadIntoAnnot, loadWith } from './codec-harness.js';
 
 /**
  * pympi's sample_3.0.eaf (fixtures/eaf, MIT, see fixtures/SOURCES.md): five controlled
@@ -132,15 +133,26 @@ describe("pympi's sample_3.0.eaf", () => {
     expect(second.warnings).toEqual([]);
   });
 
-  it('refuses a copy whose words-pos REF_ANNOTATION points at a text annotation (not its parent tier) with an error at its XPath', async () => {
+  it('keeps a words-pos REF_ANNOTATION that points at a text annotation (not its parent tier), as ELAN does, with an error at its XPath', async () => {
     const text = readFileSync(SAMPLE, 'utf8').replace('ANNOTATION_ID="a6785" ANNOTATION_REF="a2396"', 'ANNOTATION_ID="a6785" ANNOTATION_REF="a1"');
     const path = join(work, 'wrong-parent.eaf');
     writeFileSync(path, text);
-    const { warnings, annotations } = await loadWith(eafCodec, path, { sourceName: 'wrong-parent.eaf' });
+    const { warnings, annotations, store } = await loadWith(eafCodec, path, { sourceName: 'wrong-parent.eaf' });
     expect(warnings).toEqual([
-      expect.stringMatching(/^wrong-parent\.eaf:\d+:\d+ \(TIER\[6\]\/ANNOTATION\[2\]\/REF_ANNOTATION\): error: REF_ANNOTATION a6785 on tier "words-pos" refers to ANNOTATION_REF="a1", an annotation of tier "text", not of its parent tier "words-symsub"; left out \[unknown_target\]$/),
+      expect.stringMatching(
+        /^wrong-parent\.eaf:\d+:\d+ \(TIER\[6\]\/ANNOTATION\[2\]\/REF_ANNOTATION\): error: REF_ANNOTATION a6785 on tier "words-pos" refers to ANNOTATION_REF="a1", an annotation of tier "text", not of its parent tier "words-symsub"; kept as ELAN reads it .*\[unknown_target\]$/,
+      ),
     ]);
-    expect(annotations.some((a) => a.body.annotation_id === 'a6785')).toBe(false);
+    const kept = annotations.find((a) => a.body.annotation_id === 'a6785') as Annotation;
+    const byId = new Map(annotations.map((a) => [a.id, a]));
+    expect(byId.get((kept.reference as { target_id: string }).target_id)?.body.annotation_id).toBe('a1');
+    // validate reports it once (the reader's finding), and the way back keeps it.
+    registerBuiltinFormats();
+    const { findings } = await validateAnnotationFile(path, { sourceName: 'wrong-parent.eaf' });
+    expect(findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code)).toEqual(['unknown_target']);
+    const target = join(work, 'wrong-parent-out.eaf');
+    await eafCodec.dump(store, target, { targetName: target, warn: () => undefined });
+    expect(readFileSync(target, 'utf8')).toMatch(/<REF_ANNOTATION ANNOTATION_ID="a6785" ANNOTATION_REF="a1"/);
   });
 });
 
@@ -162,5 +174,85 @@ describe('an EAF whose annotations break their tier constraints', () => {
         message: expect.stringMatching(/^tier "A-gesture": annotation a6 \[2\.25, 2\.6\) .* is not inside any annotation of parent tier "A-utt"$/),
       }),
     ]);
+  });
+});
+
+/**
+ * SLEXIL's inferno-threeLines.eaf (fixtures/eaf, MIT, see fixtures/SOURCES.md): the
+ * morpheme-gloss REF_ANNOTATIONs refer to annotations of tier morphemes, while the tier's
+ * PARENT_REF says italianSpeech. ELAN opens it with every reference in place (it finds an
+ * ANNOTATION_REF on any tier), and so does SLEXIL: its test_eafParserInferno.py asserts
+ * depthFirstTierTraversal("a2") == ['a6', 'a10', 'a14'].
+ */
+describe("SLEXIL's inferno-threeLines.eaf: REF_ANNOTATIONs that point past their tier's PARENT_REF", () => {
+  const INFERNO = new URL('../../fixtures/eaf/slexil_inferno-threeLines.eaf', import.meta.url).pathname;
+
+  /** SLEXIL's depthFirstTierTraversal: the annotations under one, child tiers in tier order, each followed by its own. */
+  function depthFirst(tiers: readonly Tier[], annotations: readonly Annotation[], eafId: string): string[] {
+    const start = annotations.find((a) => a.body.annotation_id === eafId) as Annotation;
+    const out: string[] = [];
+    const visit = (parent: Annotation): void => {
+      for (const tier of tiers.filter((t) => t.parent === parent.tier)) {
+        for (const child of annotations.filter((a) => a.tier === tier.name && a.reference.kind === 'annotation' && a.reference.target_id === parent.id)) {
+          out.push(child.body.annotation_id as string);
+          visit(child);
+        }
+      }
+    };
+    visit(start);
+    return out;
+  }
+
+  it('reads all nine references, morpheme-gloss under morphemes, with a warning naming the tier, its references and the tier they point into', async () => {
+    const { store, annotations, warnings } = await loadWith(eafCodec, INFERNO, { sourceName: 'inferno.eaf' });
+    expect(annotations.filter((a) => a.reference.kind === 'annotation')).toHaveLength(9);
+    expect(warnings).toEqual([
+      'inferno.eaf:58:5 (TIER[@TIER_ID="morpheme-gloss"]): warning: tier "morpheme-gloss" has PARENT_REF="italianSpeech", but its REF_ANNOTATIONs refer to annotations of tier "morphemes" (a9 → a5, a10 → a6, a11 → a7); ' +
+        'read with "morphemes" as its parent tier, as ELAN finds an ANNOTATION_REF on any tier; PARENT_REF="italianSpeech" is written back as it was [parent_ref_mismatch]',
+    ]);
+    const tiers = await store.listTiers();
+    expect(tiers.map((tier) => [tier.name, tier.stereotype, tier.parent])).toEqual([
+      ['italianSpeech', 'NONE', null],
+      ['morphemes', 'SYMBOLIC_ASSOCIATION', 'italianSpeech'],
+      ['morpheme-gloss', 'SYMBOLIC_ASSOCIATION', 'morphemes'],
+      ['english', 'SYMBOLIC_ASSOCIATION', 'italianSpeech'],
+    ]);
+    expect(tiers[2].metadata).toEqual(expect.objectContaining({ parent_ref: 'italianSpeech', parent_from_references: 'morphemes' }));
+  });
+
+  it("gives SLEXIL's depth-first traversals (test_eafParserInferno.py test_depthFirstTierTraversal)", async () => {
+    const { store, annotations } = await loadWith(eafCodec, INFERNO);
+    const tiers = await store.listTiers();
+    expect(depthFirst(tiers, annotations, 'a2')).toEqual(['a6', 'a10', 'a14']);
+    expect(depthFirst(tiers, annotations, 'a6')).toEqual(['a10']);
+    expect(depthFirst(tiers, annotations, 'a10')).toEqual([]);
+    expect(depthFirst(tiers, annotations, 'a1')).toEqual(['a5', 'a9', 'a13']);
+  });
+
+  it('is valid (the warning aside): the tiers agree with the references', async () => {
+    registerBuiltinFormats();
+    const { findings } = await validateAnnotationFile(INFERNO, { sourceName: 'inferno.eaf' });
+    expect(findings.map((finding) => [finding.severity, finding.code])).toEqual([['warning', 'parent_ref_mismatch']]);
+  });
+
+  it('EAF → .annot → EAF keeps every reference and the PARENT_REF as it was', async () => {
+    const annotPath = join(work, 'inferno.annot');
+    const annot = await loadIntoAnnot(eafCodec, INFERNO, annotPath);
+    const first = await allOf(annot);
+    const target = join(work, 'inferno-back.eaf');
+    await eafCodec.dump(annot, target, { targetName: target, warn: () => undefined });
+    await annot.close();
+    const written = readFileSync(target, 'utf8');
+    expect(written).toMatch(/<TIER TIER_ID="morpheme-gloss" [^>]*PARENT_REF="italianSpeech"/);
+    expect(written).toMatch(/<TIER TIER_ID="morphemes" [^>]*PARENT_REF="italianSpeech"/);
+    const refs = [...written.matchAll(/<REF_ANNOTATION ANNOTATION_ID="(a\d+)" ANNOTATION_REF="(a\d+)"/g)].map((match) => `${match[1]}→${match[2]}`);
+    expect(refs).toEqual(['a5→a1', 'a6→a2', 'a7→a3', 'a9→a5', 'a10→a6', 'a11→a7', 'a13→a1', 'a14→a2', 'a15→a3']);
+    const again = await loadWith(eafCodec, target, { sourceName: 'back.eaf' });
+    const view = (annotations: readonly Annotation[]) => {
+      const byId = new Map(annotations.map((a) => [a.id, a]));
+      return annotations.map((a) => [a.tier, a.body.annotation_id, a.body.text, a.reference.kind === 'annotation' ? byId.get(a.reference.target_id)?.body.annotation_id : null]);
+    };
+    expect(view(again.annotations)).toEqual(view(first));
+    expect(again.warnings).toEqual([expect.stringContaining('[parent_ref_mismatch]')]);
   });
 });

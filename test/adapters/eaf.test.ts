@@ -160,11 +160,11 @@ describe('loading an EAF document', () => {
 
 describe('malformed EAF input', () => {
   const cases: Array<[string, string, RegExp]> = [
-    ['an unclosed element', '<ANNOTATION_DOCUMENT>\n<HEADER>\n</ANNOTATION_DOCUMENT>', /bad\.eaf:3:1 \(ANNOTATION_DOCUMENT\): <\/HEADER> to close <HEADER> \(line 2\), found <\/ANNOTATION_DOCUMENT>/],
+    ['an unclosed element', '<ANNOTATION_DOCUMENT>\n<HEADER>\n</ANNOTATION_DOCUMENT>', /bad\.eaf:3:1 \(ANNOTATION_DOCUMENT\): expected <\/HEADER> to close <HEADER> \(line 2\), found <\/ANNOTATION_DOCUMENT>/],
     ['a truncated file', '<ANNOTATION_DOCUMENT>\n<TIER TIER_ID="x"', /bad\.eaf:2:\d+.*the end of <TIER>/],
     ['an unknown entity', '<ANNOTATION_DOCUMENT>\n  <LICENSE>&nbsp;</LICENSE></ANNOTATION_DOCUMENT>', /bad\.eaf:2:\d+.*entities/],
-    ['another root', '<?xml version="1.0"?>\n<TextGrid/>', /bad\.eaf:2:1 \(TextGrid\): an ELAN document/],
-    ['a slot reference to nothing', '<ANNOTATION_DOCUMENT><TIME_ORDER/>\n<TIER TIER_ID="t" LINGUISTIC_TYPE_REF="x"><ANNOTATION>\n  <ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="ts1" TIME_SLOT_REF2="ts2"/></ANNOTATION></TIER></ANNOTATION_DOCUMENT>', /bad\.eaf:3:3 \(TIER\[1\]\/ANNOTATION\[1\]\/ALIGNABLE_ANNOTATION\): TIME_SLOT_REF1 naming a TIME_SLOT/],
+    ['another root', '<?xml version="1.0"?>\n<TextGrid/>', /bad\.eaf:2:1 \(TextGrid\): expected an ELAN document/],
+    ['a slot reference to nothing', '<ANNOTATION_DOCUMENT><TIME_ORDER/>\n<TIER TIER_ID="t" LINGUISTIC_TYPE_REF="x"><ANNOTATION>\n  <ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="ts1" TIME_SLOT_REF2="ts2"/></ANNOTATION></TIER></ANNOTATION_DOCUMENT>', /bad\.eaf:3:3 \(TIER\[1\]\/ANNOTATION\[1\]\/ALIGNABLE_ANNOTATION\): expected TIME_SLOT_REF1 naming a TIME_SLOT/],
     ['a non-numeric TIME_VALUE', '<ANNOTATION_DOCUMENT><TIME_ORDER>\n<TIME_SLOT TIME_SLOT_ID="ts1" TIME_VALUE="soon"/></TIME_ORDER></ANNOTATION_DOCUMENT>', /bad\.eaf:2:1 .*TIME_VALUE in milliseconds/],
     ['an end before the start', '<ANNOTATION_DOCUMENT><TIME_ORDER><TIME_SLOT TIME_SLOT_ID="ts1" TIME_VALUE="9"/><TIME_SLOT TIME_SLOT_ID="ts2" TIME_VALUE="1"/></TIME_ORDER>\n<TIER TIER_ID="t"><ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="ts1" TIME_SLOT_REF2="ts2"/></ANNOTATION></TIER></ANNOTATION_DOCUMENT>', /not before the start/],
   ];
@@ -200,7 +200,7 @@ describe('reading EAF as it is scanned', () => {
 
   it('names a slot that no TIME_ORDER of the file defines, wherever the TIME_ORDER is', async () => {
     for (const [first, name] of [[true, 'missing-before.eaf'], [false, 'missing-after.eaf']] as const) {
-      await expect(loadText(document(first, 'ts9'), name)).rejects.toThrow(/:\d+:13 \(TIER\[1\]\/ANNOTATION\[1\]\/ALIGNABLE_ANNOTATION\): TIME_SLOT_REF2 naming a TIME_SLOT of the TIME_ORDER; "ts9" is not one/);
+      await expect(loadText(document(first, 'ts9'), name)).rejects.toThrow(/:\d+:13 \(TIER\[1\]\/ANNOTATION\[1\]\/ALIGNABLE_ANNOTATION\): expected TIME_SLOT_REF2 naming a TIME_SLOT of the TIME_ORDER; "ts9" is not one/);
     }
   });
 

@@ -90,6 +90,7 @@ describe('TextGrid read as a stream', () => {
     ['a flag cut by a line break', 'File type = "ooTextFile"\nObject class = "TextGrid"\n0 1 <abs\nent>\n'],
     ['a parse error before a tokenizer error (the tokenizer error wins)', 'File type = "ooTextFile"\nObject class = "Nope"\n0 1 <absent>\n"never closed\n'],
     ['a file cut short', 'File type = "ooTextFile"\nObject class = "TextGrid"\n0 1 <exists> 1 "IntervalTier" "a" 0 1 2 0 0.5 "x"\n'],
+    ['a character after a closing quote', 'File type = "ooTextFile"\nObject class = "TextGrid"\n0 1 <exists> 1 "IntervalTier" "a" 0 1 1 0 1 "ad"x\n'],
   ])('%s: load() throws the same error as the whole-file reader', async (_, text) => {
     const path = join(dir, 'bad.TextGrid');
     writeFileSync(path, text);
@@ -101,5 +102,32 @@ describe('TextGrid read as a stream', () => {
     }
     expect(whole).toBeInstanceOf(Error);
     await expect(load(path, { sourceName: 'bad.TextGrid', now: RationalTime.now(1000), report: () => {} })).rejects.toThrow((whole as Error).message);
+  });
+
+  describe('a character after a closing quote, which Praat refuses ("Character x following quote (line 18)")', () => {
+    const fixture = join(import.meta.dirname, '..', '..', 'fixtures', 'validate', 'text-after-quote.TextGrid');
+    const text = readFileSync(fixture, 'utf8');
+    const message = 'bad.TextGrid:18:24: expected whitespace after the closing quote of the string that starts at line 18, column 20; found "x"';
+
+    it('is a parse error at the character in the whole-file parser', () => {
+      expect(() => parseTextGrid(text, 'bad.TextGrid')).toThrow(message);
+    });
+
+    it('is the same error in the file read as a stream, whatever the piece boundaries', async () => {
+      await expect(load(fixture, { sourceName: 'bad.TextGrid', now: RationalTime.now(1000), report: () => {} })).rejects.toThrow(message);
+      const quote = text.indexOf('"ad"x') + 3;
+      for (const size of [1, 2, 3, 7, quote, quote + 1, quote - 1]) expect(() => inPieces(text, size, 'bad.TextGrid')).toThrow(message);
+    });
+
+    it.each([
+      ['a space', '"ad" x'],
+      ['a line break', '"ad"\n'],
+      ['the end of the file', '"ad"'],
+      ['a doubled quote inside the text', '"a""d" '],
+    ])('is not %s, which Praat reads', (_, ending) => {
+      const ok = text.replace('"ad"x \n', ending);
+      expect(parseTextGrid(ok, 'ok.TextGrid').tiers[0].items[0].text).toBe(ending.startsWith('"a""d"') ? 'a"d' : 'ad');
+      expect(inPieces(ok, 5, 'ok.TextGrid')).toEqual(tokenizeTextGrid(ok, 'ok.TextGrid'));
+    });
   });
 });

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../support/run-cli.js';
 
@@ -21,6 +24,9 @@ async function validateJson(name: string, extra: string[] = []) {
 }
 
 describe('annot validate reports what the readers found', () => {
+  const work = mkdtempSync(join(tmpdir(), 'annot-validate-readers-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
   it.each([['cue-end-before-start.vtt'], ['cue-end-before-start.srt']])('%s: a cue whose end precedes its start is an error on its line (exit 1)', async (name) => {
     const { code, report } = await validateJson(name);
     expect(code).toBe(1);
@@ -31,6 +37,32 @@ describe('annot validate reports what the readers found', () => {
     const { code, report } = await validateJson('overlapping-intervals.TextGrid');
     expect(code).toBe(1);
     expect(report.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'tier_overlap', severity: 'error' })]));
+  });
+
+  it('a TextGrid with a character after a closing quote is refused as Praat refuses it, by validate and by convert (which writes nothing)', async () => {
+    const validated = await runCli(['validate', fixture('text-after-quote.TextGrid')]);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toContain('text-after-quote.TextGrid:18:24: error: expected whitespace after the closing quote');
+    const out = join(work, 'out.srt');
+    const converted = await runCli(['convert', fixture('text-after-quote.TextGrid'), out]);
+    expect(converted.code).not.toBe(0);
+    expect(converted.stderr).toContain('text-after-quote.TextGrid:18:24: expected whitespace after the closing quote');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("an EAF whose REF_ANNOTATIONs point past their tier's PARENT_REF (SLEXIL's inferno) converts with a warning; --strict refuses it", async () => {
+    const inferno = fileURLToPath(new URL('../../fixtures/eaf/slexil_inferno-threeLines.eaf', import.meta.url));
+    const validated = await runCli(['validate', inferno]);
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toContain('[parent_ref_mismatch]');
+    expect((await runCli(['validate', inferno, '--strict'])).code).toBe(1);
+    const dir = work;
+    const converted = await runCli(['convert', inferno, join(dir, 'out.annot')]);
+    expect(converted.code).toBe(0);
+    expect(converted.stderr).toContain('warning: tier "morpheme-gloss" has PARENT_REF="italianSpeech"');
+    const strict = await runCli(['convert', inferno, join(dir, 'strict.annot'), '--strict']);
+    expect(strict.code).not.toBe(0);
+    expect(existsSync(join(dir, 'strict.annot'))).toBe(false);
   });
 
   it('a WebVTT text block dropped after a blank line is a warning (exit 1 under --strict)', async () => {

@@ -207,20 +207,12 @@ export class EafBulk implements StreamedElements {
     if (!eafId) return fail(element, where, 'an ANNOTATION_ID attribute');
     if (ids.has(eafId)) return fail(element, where, `a unique ANNOTATION_ID; "${eafId}" is used twice`);
     const alignable = element.name === 'ALIGNABLE_ANNOTATION';
-    let slot1: number | undefined;
-    let slot2: number | undefined;
+    let slots: [number | undefined, number | undefined] = [undefined, undefined];
     let ref: string | undefined;
     if (alignable) {
-      const slots = this.slots.indexOf as Map<string, number>;
-      const ref1 = attributes.TIME_SLOT_REF1;
-      const ref2 = attributes.TIME_SLOT_REF2;
-      if (ref1 === undefined) return fail(element, where, slotExpected('TIME_SLOT_REF1', ref1));
-      slot1 = slots.get(ref1);
-      if (slot1 !== undefined) {
-        if (ref2 === undefined) return fail(element, where, slotExpected('TIME_SLOT_REF2', ref2));
-        slot2 = slots.get(ref2);
-      }
-      if (slot2 === undefined) this.pending.push({ record: this.annotations.count, sequence, path: where, ref1, ref2 });
+      const found = this.slotsOf(attributes, sequence, where);
+      if (typeof found === 'string') return fail(element, where, found);
+      slots = found;
     } else {
       ref = attributes.ANNOTATION_REF;
       if (!ref) return fail(element, where, 'an ANNOTATION_REF attribute naming the parent annotation');
@@ -230,12 +222,19 @@ export class EafBulk implements StreamedElements {
     const index = this.annotations.add(tier, alignable ? ALIGNABLE : REFERENCE, element.offset, id, detached(valueElement ? valueElement.text : ''));
     ids.set(id, index);
     this.tierEnd[tier] = index + 1;
+    const [slot1, slot2] = slots;
     if (slot1 !== undefined && slot2 !== undefined) {
       this.annotations.slot1[index] = slot1;
       this.annotations.slot2[index] = slot2;
       this.slots.use(slot1);
       this.slots.use(slot2);
     }
+    this.keepReferenceAndExtras(index, attributes, ref);
+    return true;
+  }
+
+  /** A REF_ANNOTATION's parent and predecessor, and the attributes few annotations have (CVE_REF, EXT_REF...). */
+  private keepReferenceAndExtras(index: number, attributes: Readonly<Record<string, string>>, ref: string | undefined): void {
     if (ref !== undefined) {
       this.annotations.ref[index] = detached(ref);
       if (attributes.PREVIOUS_ANNOTATION !== undefined) this.annotations.previous[index] = detached(attributes.PREVIOUS_ANNOTATION);
@@ -245,7 +244,25 @@ export class EafBulk implements StreamedElements {
       if (attributes[name] !== undefined) (extra ??= {})[name] = detached(attributes[name]);
     }
     if (extra) this.annotations.attributes.set(index, extra);
-    return true;
+  }
+
+  /**
+   * The slot indices of an ALIGNABLE_ANNOTATION, or what is wrong with its slot references. A slot
+   * the TIME_ORDER has not defined yet (one written after the tiers) is resolved by finish().
+   */
+  private slotsOf(attributes: Readonly<Record<string, string>>, sequence: number, where: string): [number | undefined, number | undefined] | string {
+    const slots = this.slots.indexOf as Map<string, number>;
+    const ref1 = attributes.TIME_SLOT_REF1;
+    const ref2 = attributes.TIME_SLOT_REF2;
+    if (ref1 === undefined) return slotExpected('TIME_SLOT_REF1', ref1);
+    const slot1 = slots.get(ref1);
+    let slot2: number | undefined;
+    if (slot1 !== undefined) {
+      if (ref2 === undefined) return slotExpected('TIME_SLOT_REF2', ref2);
+      slot2 = slots.get(ref2);
+    }
+    if (slot2 === undefined) this.pending.push({ record: this.annotations.count, sequence, path: where, ref1, ref2 });
+    return [slot1, slot2];
   }
 }
 

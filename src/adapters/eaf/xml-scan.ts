@@ -32,96 +32,122 @@ export interface XmlElement {
  * bench/adapters-eaf.bench.js, which measures both in the same run).
  */
 export function scanXml(text: string, file: string, streamed?: StreamedElements): XmlElement {
-  const stack: XmlElement[] = [];
+  return new XmlScan(text, file, streamed).document();
+}
+
+/** One scan of a document: the elements open at the position, and the root once met. */
+class XmlScan {
+  private readonly stack: XmlElement[] = [];
   // Per open element: whether it is handed to `streamed` when it closes, and how many of its
   // children were (so its own text is kept as if they were still there).
-  const taken: boolean[] = [];
-  const takenChildren: number[] = [];
-  const hasChildren = (level: number): boolean => stack[level].children.length > 0 || takenChildren[level] > 0;
-  let root: XmlElement | null = null;
-  let position = 0;
-  const length = text.length;
-  const fail = (at: number, expected: string): never => {
-    throw new FormatParseError(file, { ...lineAndColumn(text, at), path: stack.map((element) => element.name).join('/') || undefined }, expected);
+  private readonly taken: boolean[] = [];
+  private readonly takenChildren: number[] = [];
+  private root: XmlElement | null = null;
+  private position = 0;
+  // Every message says what was expected, as the other readers' do: "file:3:1: expected ...".
+  readonly fail: Fail = (at, expected) => {
+    throw new FormatParseError(this.file, { ...lineAndColumn(this.text, at), path: this.stack.map((element) => element.name).join('/') || undefined }, `expected ${expected}`);
   };
 
-  while (position < length) {
-    const open = text.indexOf('<', position);
-    const textEnd = open === -1 ? length : open;
-    if (textEnd > position) {
-      const chunk = text.slice(position, textEnd);
-      const current = stack.length > 0 ? stack[stack.length - 1] : null;
-      // EAF has no mixed content: text beside child elements is indentation, not kept (and not
-      // concatenated, which on a tier of 100k annotations would build one huge string).
-      if (current) {
-        if (!hasChildren(stack.length - 1) || chunk.trim() !== '') current.text += chunk.indexOf('&') === -1 ? chunk : decodeEntities(chunk, text, position, fail);
-      }
-      else if (chunk.trim() !== '') fail(position, root ? 'expected nothing after the root element' : 'expected an XML element ("<ANNOTATION_DOCUMENT ...>")');
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+    private readonly streamed: StreamedElements | undefined,
+  ) {}
+
+  document(): XmlElement {
+    const { text } = this;
+    const length = text.length;
+    while (this.position < length) {
+      const open = text.indexOf('<', this.position);
+      const textEnd = open === -1 ? length : open;
+      if (textEnd > this.position) this.characterData(this.position, textEnd);
+      if (open === -1) break;
+      const next = text.charCodeAt(open + 1);
+      if (next === 0x2f /* / */) this.position = this.endTag(open);
+      else if (next === 0x21 /* ! */) this.position = this.markup(open);
+      else if (next === 0x3f /* ? */) {
+        const close = text.indexOf('?>', open + 2);
+        if (close === -1) this.fail(open, 'the end of the processing instruction ("?>")');
+        this.position = close + 2;
+      } else this.position = scanStartTag(text, open, this.startTag, this.fail);
     }
-    if (open === -1) break;
-    const next = text.charCodeAt(open + 1);
-    if (next === 0x2f /* / */) {
-      const close = text.indexOf('>', open);
-      if (close === -1) fail(open, 'a closing ">" for the end tag');
-      const name = text.slice(open + 2, close).trim();
-      const current = stack.pop();
-      if (!current) fail(open, `no end tag </${name}> here: no element is open`);
-      else if (current.name !== name) fail(open, `</${current.name}> to close <${current.name}> (line ${lineAndColumn(text, current.offset).line}), found </${name}>`);
-      takenChildren.pop();
-      if (taken.pop()) (streamed as StreamedElements).take(current as XmlElement);
-      position = close + 1;
-    } else if (next === 0x21 /* ! */) {
-      if (text.startsWith('<!--', open)) {
-        const close = text.indexOf('-->', open + 4);
-        if (close === -1) fail(open, 'the end of the comment ("-->")');
-        position = close + 3;
-      } else if (text.startsWith('<![CDATA[', open)) {
-        const close = text.indexOf(']]>', open + 9);
-        if (close === -1) fail(open, 'the end of the CDATA section ("]]>")');
-        if (stack.length === 0) fail(open, 'CDATA inside an element');
-        stack[stack.length - 1].text += text.slice(open + 9, close);
-        position = close + 3;
-      } else if (text.startsWith('<!DOCTYPE', open)) {
-        position = skipDoctype(text, open, fail);
-      } else {
-        fail(open, 'a comment, CDATA section or DOCTYPE after "<!"');
-      }
-    } else if (next === 0x3f /* ? */) {
-      const close = text.indexOf('?>', open + 2);
-      if (close === -1) fail(open, 'the end of the processing instruction ("?>")');
-      position = close + 2;
-    } else {
-      position = scanStartTag(text, open, (element, selfClosing) => {
-        let take = false;
-        if (stack.length > 0) {
-          const level = stack.length - 1;
-          const parent = stack[level];
-          if (!hasChildren(level) && parent.text.trim() === '') parent.text = '';
-          take = streamed !== undefined && streamed.takes(stack, element);
-          if (take) takenChildren[level]++;
-          else parent.children.push(element);
-        }
-        else if (root) fail(open, 'a single root element; found a second one');
-        else {
-          root = element;
-          streamed?.takes(stack, element);
-        }
-        if (!selfClosing) {
-          if (stack.length >= MAX_XML_DEPTH) {
-            throw new InputTooDeepError(file, { ...lineAndColumn(text, open), path: stack.slice(0, 4).map((item) => item.name).join('/') + '/...' }, stack.length + 1, MAX_XML_DEPTH, 'XML elements');
-          }
-          stack.push(element);
-          taken.push(take);
-          takenChildren.push(0);
-        } else if (take) {
-          (streamed as StreamedElements).take(element);
-        }
-      }, fail);
-    }
+    if (this.stack.length > 0) this.fail(length, `</${this.stack[this.stack.length - 1].name}> before the end of the file`);
+    if (!this.root) this.fail(0, 'an XML document; the file holds no element');
+    return this.root as unknown as XmlElement;
   }
-  if (stack.length > 0) fail(length, `</${stack[stack.length - 1].name}> before the end of the file`);
-  if (!root) fail(0, 'an XML document; the file holds no element');
-  return root as unknown as XmlElement;
+
+  private hasChildren(level: number): boolean {
+    return this.stack[level].children.length > 0 || this.takenChildren[level] > 0;
+  }
+
+  /** Text between tags. EAF has no mixed content: text beside child elements is indentation, not kept (and not concatenated, which on a tier of 100k annotations would build one huge string). */
+  private characterData(from: number, to: number): void {
+    const chunk = this.text.slice(from, to);
+    const current = this.stack.length > 0 ? this.stack[this.stack.length - 1] : null;
+    if (current) {
+      if (!this.hasChildren(this.stack.length - 1) || chunk.trim() !== '') current.text += chunk.indexOf('&') === -1 ? chunk : decodeEntities(chunk, this.text, from, this.fail);
+    } else if (chunk.trim() !== '') this.fail(from, this.root ? 'nothing after the root element' : 'an XML element ("<ANNOTATION_DOCUMENT ...>")');
+  }
+
+  private endTag(open: number): number {
+    const close = this.text.indexOf('>', open);
+    if (close === -1) this.fail(open, 'a closing ">" for the end tag');
+    const name = this.text.slice(open + 2, close).trim();
+    const current = this.stack.pop();
+    if (!current) this.fail(open, `an element open before </${name}>; it closes nothing`);
+    else if (current.name !== name) this.fail(open, `</${current.name}> to close <${current.name}> (line ${lineAndColumn(this.text, current.offset).line}), found </${name}>`);
+    this.takenChildren.pop();
+    if (this.taken.pop()) (this.streamed as StreamedElements).take(current as XmlElement);
+    return close + 1;
+  }
+
+  /** A comment, a CDATA section (text of the open element) or a DOCTYPE (skipped, never interpreted). */
+  private markup(open: number): number {
+    const { text } = this;
+    if (text.startsWith('<!--', open)) {
+      const close = text.indexOf('-->', open + 4);
+      if (close === -1) this.fail(open, 'the end of the comment ("-->")');
+      return close + 3;
+    }
+    if (text.startsWith('<![CDATA[', open)) {
+      const close = text.indexOf(']]>', open + 9);
+      if (close === -1) this.fail(open, 'the end of the CDATA section ("]]>")');
+      if (this.stack.length === 0) this.fail(open, 'CDATA inside an element');
+      this.stack[this.stack.length - 1].text += text.slice(open + 9, close);
+      return close + 3;
+    }
+    if (text.startsWith('<!DOCTYPE', open)) return skipDoctype(text, open, this.fail);
+    return this.fail(open, 'a comment, CDATA section or DOCTYPE after "<!"');
+  }
+
+  /** A start tag: the element joins its parent (or is the root), or is taken by `streamed`; it opens unless self-closing. */
+  private readonly startTag = (element: XmlElement, selfClosing: boolean): void => {
+    const { stack } = this;
+    let take = false;
+    if (stack.length > 0) {
+      const level = stack.length - 1;
+      const parent = stack[level];
+      if (!this.hasChildren(level) && parent.text.trim() === '') parent.text = '';
+      take = this.streamed !== undefined && this.streamed.takes(stack, element);
+      if (take) this.takenChildren[level]++;
+      else parent.children.push(element);
+    } else if (this.root) this.fail(element.offset, 'a single root element; found a second one');
+    else {
+      this.root = element;
+      this.streamed?.takes(stack, element);
+    }
+    if (selfClosing) {
+      if (take) (this.streamed as StreamedElements).take(element);
+      return;
+    }
+    if (stack.length >= MAX_XML_DEPTH) {
+      throw new InputTooDeepError(this.file, { ...lineAndColumn(this.text, element.offset), path: stack.slice(0, 4).map((item) => item.name).join('/') + '/...' }, stack.length + 1, MAX_XML_DEPTH, 'XML elements');
+    }
+    stack.push(element);
+    this.taken.push(take);
+    this.takenChildren.push(0);
+  };
 }
 
 type Fail = (at: number, expected: string) => never;

@@ -48,69 +48,104 @@ export type TextGridEvent =
 
 /** The parser, as a stream of events over a stream of tokens, so that a file of any size is read without being held. */
 export function* textGridEvents(tokens: TextGridTokenSource, file: string): Generator<TextGridEvent> {
-  let current = tokens.next();
-  let last: TextGridToken | undefined;
-  // At the end of the file, errors point at its last token.
-  const where = (token: TextGridToken | undefined): { line: number; column: number } =>
-    token ? { line: token.line, column: token.column } : { line: last ? last.line : 1, column: last ? last.column : 1 };
-  const take = (kind: TextGridToken['kind'], what: string): TextGridToken => {
-    const token = current;
-    if (!token || token.kind !== kind) {
-      const found = token ? `${token.kind} ${JSON.stringify(token.text)}` : 'the end of the file';
-      throw new FormatParseError(file, where(token), `expected ${what}, found ${found}`);
-    }
-    last = token;
-    current = tokens.next();
-    return token;
-  };
-
-  const fileType = take('string', 'the file type "ooTextFile"');
-  if (!fileType.text.startsWith('ooTextFile')) {
-    throw new FormatParseError(file, where(fileType), `expected the file type "ooTextFile" (Praat's text formats; save binary TextGrids as text first), found ${JSON.stringify(fileType.text)}`);
-  }
-  const objectClass = take('string', 'the object class "TextGrid"');
-  if (objectClass.text !== 'TextGrid') throw new FormatParseError(file, where(objectClass), `expected the object class "TextGrid", found ${JSON.stringify(objectClass.text)}`);
-  const time = (what: string): TextGridToken => checkedTime(take('number', what), what, file);
-  const xmin = time('the TextGrid xmin (a number)').text;
-  const xmax = time('the TextGrid xmax (a number)').text;
-  yield { kind: 'grid', xmin, xmax };
+  const reader = new TokenReader(tokens, file);
+  reader.fileHeader();
+  yield { kind: 'grid', xmin: reader.time('the TextGrid xmin (a number)').text, xmax: reader.time('the TextGrid xmax (a number)').text };
   let tierCount = 0;
-  const exists = take('flag', 'the tiers flag <exists> or <absent>');
+  const exists = reader.take('flag', 'the tiers flag <exists> or <absent>');
   if (exists.text === 'exists') {
-    const size = count(take('number', 'the number of tiers'), file);
+    const size = count(reader.take('number', 'the number of tiers'), file);
     for (let t = 0; t < size; t++) {
-      const classToken = take('string', `the class of tier ${t + 1} ("IntervalTier" or "TextTier")`);
-      if (classToken.text !== 'IntervalTier' && classToken.text !== 'TextTier') {
-        throw new FormatParseError(file, where(classToken), `expected the class "IntervalTier" or "TextTier" for tier ${t + 1}, found ${JSON.stringify(classToken.text)}`);
-      }
-      const kind = classToken.text;
-      const name = take('string', `the name of tier ${t + 1}`).text;
-      const tierMin = time(`the xmin of tier ${t + 1}`).text;
-      const tierMax = time(`the xmax of tier ${t + 1}`).text;
-      const entries = count(take('number', `the number of ${kind === 'IntervalTier' ? 'intervals' : 'points'} in tier ${t + 1}`), file);
-      yield { kind: 'tier', tier: { kind, name, xmin: tierMin, xmax: tierMax }, size: entries };
-      for (let k = 0; k < entries; k++) {
-        if (kind === 'IntervalTier') {
-          const startToken = time(`the xmin of interval ${k + 1} of tier ${t + 1}`);
-          const end = time(`the xmax of interval ${k + 1} of tier ${t + 1}`).text;
-          const label = take('string', `the text of interval ${k + 1} of tier ${t + 1}`).text;
-          if (Number(end) < Number(startToken.text)) {
-            throw new FormatParseError(file, where(startToken), `expected interval ${k + 1} of tier ${t + 1} to end (${end}) at or after its start (${startToken.text})`);
-          }
-          yield { kind: 'item', item: { start: startToken.text, end, text: label, line: startToken.line } };
-        } else {
-          const timeToken = time(`the time of point ${k + 1} of tier ${t + 1}`);
-          const mark = take('string', `the mark of point ${k + 1} of tier ${t + 1}`).text;
-          yield { kind: 'item', item: { start: timeToken.text, end: timeToken.text, text: mark, line: timeToken.line } };
-        }
-      }
+      const { tier, size: entries } = reader.tierHeader(t);
+      yield { kind: 'tier', tier, size: entries };
+      for (let k = 0; k < entries; k++) yield { kind: 'item', item: tier.kind === 'IntervalTier' ? reader.interval(k, t) : reader.point(k, t) };
       tierCount++;
     }
   } else if (exists.text !== 'absent') {
-    throw new FormatParseError(file, where(exists), `expected <exists> or <absent>, found <${exists.text}>`);
+    throw new FormatParseError(file, reader.where(exists), `expected <exists> or <absent>, found <${exists.text}>`);
   }
-  if (current !== undefined) {
-    throw new FormatParseError(file, where(current), `expected the end of the TextGrid after ${tierCount} tiers, found ${current.kind} ${JSON.stringify(current.text)}`);
+  reader.end(tierCount);
+}
+
+type Item = TextGridTier['items'][number];
+
+/** Tokens taken one at a time, each checked to be what the format says comes next. */
+class TokenReader {
+  private current: TextGridToken | undefined;
+  private last: TextGridToken | undefined;
+
+  constructor(
+    private readonly tokens: TextGridTokenSource,
+    private readonly file: string,
+  ) {
+    this.current = tokens.next();
+  }
+
+  /** Where a token is; at the end of the file, errors point at its last token. */
+  where(token: TextGridToken | undefined): { line: number; column: number } {
+    if (token) return { line: token.line, column: token.column };
+    return { line: this.last ? this.last.line : 1, column: this.last ? this.last.column : 1 };
+  }
+
+  take(kind: TextGridToken['kind'], what: string): TextGridToken {
+    const token = this.current;
+    if (!token || token.kind !== kind) {
+      const found = token ? `${token.kind} ${JSON.stringify(token.text)}` : 'the end of the file';
+      throw new FormatParseError(this.file, this.where(token), `expected ${what}, found ${found}`);
+    }
+    this.last = token;
+    this.current = this.tokens.next();
+    return token;
+  }
+
+  time(what: string): TextGridToken {
+    return checkedTime(this.take('number', what), what, this.file);
+  }
+
+  /** `"ooTextFile"` then `"TextGrid"`. */
+  fileHeader(): void {
+    const fileType = this.take('string', 'the file type "ooTextFile"');
+    if (!fileType.text.startsWith('ooTextFile')) {
+      throw new FormatParseError(this.file, this.where(fileType), `expected the file type "ooTextFile" (Praat's text formats; save binary TextGrids as text first), found ${JSON.stringify(fileType.text)}`);
+    }
+    const objectClass = this.take('string', 'the object class "TextGrid"');
+    if (objectClass.text !== 'TextGrid') throw new FormatParseError(this.file, this.where(objectClass), `expected the object class "TextGrid", found ${JSON.stringify(objectClass.text)}`);
+  }
+
+  /** A tier's class, name, bounds and number of items. */
+  tierHeader(t: number): { tier: Omit<TextGridTier, 'items'>; size: number } {
+    const classToken = this.take('string', `the class of tier ${t + 1} ("IntervalTier" or "TextTier")`);
+    if (classToken.text !== 'IntervalTier' && classToken.text !== 'TextTier') {
+      throw new FormatParseError(this.file, this.where(classToken), `expected the class "IntervalTier" or "TextTier" for tier ${t + 1}, found ${JSON.stringify(classToken.text)}`);
+    }
+    const kind = classToken.text;
+    const name = this.take('string', `the name of tier ${t + 1}`).text;
+    const xmin = this.time(`the xmin of tier ${t + 1}`).text;
+    const xmax = this.time(`the xmax of tier ${t + 1}`).text;
+    const size = count(this.take('number', `the number of ${kind === 'IntervalTier' ? 'intervals' : 'points'} in tier ${t + 1}`), this.file);
+    return { tier: { kind, name, xmin, xmax }, size };
+  }
+
+  interval(k: number, t: number): Item {
+    const startToken = this.time(`the xmin of interval ${k + 1} of tier ${t + 1}`);
+    const end = this.time(`the xmax of interval ${k + 1} of tier ${t + 1}`).text;
+    const label = this.take('string', `the text of interval ${k + 1} of tier ${t + 1}`).text;
+    if (Number(end) < Number(startToken.text)) {
+      throw new FormatParseError(this.file, this.where(startToken), `expected interval ${k + 1} of tier ${t + 1} to end (${end}) at or after its start (${startToken.text})`);
+    }
+    return { start: startToken.text, end, text: label, line: startToken.line };
+  }
+
+  point(k: number, t: number): Item {
+    const timeToken = this.time(`the time of point ${k + 1} of tier ${t + 1}`);
+    const mark = this.take('string', `the mark of point ${k + 1} of tier ${t + 1}`).text;
+    return { start: timeToken.text, end: timeToken.text, text: mark, line: timeToken.line };
+  }
+
+  /** Nothing may follow the last tier. */
+  end(tierCount: number): void {
+    const token = this.current;
+    if (token !== undefined) throw new FormatParseError(this.file, this.where(token), `expected the end of the TextGrid after ${tierCount} tiers, found ${token.kind} ${JSON.stringify(token.text)}`);
   }
 }
 

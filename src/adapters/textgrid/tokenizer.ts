@@ -77,96 +77,137 @@ export class TextGridTokenizer {
 
   /** Tokens of `text`; unless `final`, a token that may continue in the next piece is carried over. */
   private scan(text: string, final: boolean, tokens: TextGridToken[]): void {
-    const file = this.file;
-    let line = this.line;
-    let lineStart = this.lineStart;
-    let i = 0;
-    const length = text.length;
-    const stop = (at: number): void => {
-      this.carry = text.slice(at);
-      this.line = line;
-      this.lineStart = lineStart - at;
-    };
-    while (i < length) {
-      const c = text.charCodeAt(i);
+    const at: Cursor = { text, final, i: 0, line: this.line, lineStart: this.lineStart };
+    while (at.i < text.length) {
+      const c = text.charCodeAt(at.i);
       if (c === 10) {
-        line++;
-        lineStart = ++i;
+        at.line++;
+        at.lineStart = ++at.i;
         continue;
       }
       if (c === 32 || c === 9 || c === 12 || c === 0xfeff) {
-        i++;
+        at.i++;
         continue;
       }
-      const column = i - lineStart + 1;
-      if (c === 34 /* " */) {
-        const startLine = line;
-        let value = '';
-        let from = i + 1;
-        let complete = true;
-        for (;;) {
-          const quote = text.indexOf('"', from);
-          if (quote === -1 || (!final && quote + 1 === length)) {
-            // The closing quote (or whether it is a doubled one) is in the next piece.
-            if (!final) {
-              complete = false;
-              break;
-            }
-            throw new FormatParseError(file, { line: startLine, column }, 'expected a closing quote (") for the string that starts here');
-          }
-          value += text.slice(from, quote);
-          if (text.charCodeAt(quote + 1) === 34) {
-            value += '"';
-            from = quote + 2;
-            continue;
-          }
-          for (let k = i; k < quote; k++) {
-            if (text.charCodeAt(k) === 10) {
-              line++;
-              lineStart = k + 1;
-            }
-          }
-          i = quote + 1;
-          break;
-        }
-        if (!complete) return stop(i);
-        tokens.push({ kind: 'string', text: value, line: startLine, column });
-        continue;
-      }
-      if (c === 60 /* < */) {
-        const close = text.indexOf('>', i);
-        const newline = text.indexOf('\n', i);
-        if (!final && close === -1 && newline === -1) return stop(i);
-        if (close === -1 || (newline !== -1 && newline < close)) throw new FormatParseError(file, { line, column }, 'expected ">" closing the flag that starts here (<exists> or <absent>)');
-        tokens.push({ kind: 'flag', text: text.slice(i + 1, close), line, column });
-        i = close + 1;
-        continue;
-      }
-      if (c === 33 /* ! */) {
-        const newline = text.indexOf('\n', i);
-        if (newline === -1) {
-          if (!final) return stop(i);
-          i = length;
-        } else i = newline;
-        continue;
-      }
-      if (c === 91 /* [ */) {
-        const close = text.indexOf(']', i);
-        if (close === -1 && !final) return stop(i);
-        i = close === -1 ? i + 1 : close + 1;
-        continue;
-      }
-      const start = i;
-      while (i < length) {
-        const d = text.charCodeAt(i);
-        if (d === 10 || d === 32 || d === 9 || d === 12 || d === 34 || d === 60 || d === 91) break;
-        i++;
-      }
-      if (i === length && !final) return stop(start);
-      const word = text.slice(start, i);
-      if (NUMBER.test(word)) tokens.push({ kind: 'number', text: word, line, column });
-      // Any other word (xmin, =, class, intervals:, tiers?) is a label Praat skips.
+      const start = at.i;
+      const complete =
+        c === 34 /* " */ ? this.string(at, tokens)
+        : c === 60 /* < */ ? this.flag(at, tokens)
+        : c === 33 /* ! */ ? skipComment(at)
+        : c === 91 /* [ */ ? skipBracket(at)
+        : word(at, tokens);
+      if (!complete) return this.stop(at, start);
     }
-    stop(length);
+    this.stop(at, text.length);
   }
+
+  /** Carries the text from `from` (a token that may continue) into the next piece. */
+  private stop(at: Cursor, from: number): void {
+    this.carry = at.text.slice(from);
+    this.line = at.line;
+    this.lineStart = at.lineStart - from;
+  }
+
+  /**
+   * A quoted string, `""` standing for a quote. As in Praat, the closing quote must be followed
+   * by whitespace or the end of the file: `"ad"x` is an undoubled quote inside a text or damage,
+   * and no reading of it is safe. Returns false when the string may continue in the next piece.
+   */
+  private string(at: Cursor, tokens: TextGridToken[]): boolean {
+    const { text } = at;
+    const column = at.i - at.lineStart + 1;
+    const startLine = at.line;
+    let value = '';
+    let from = at.i + 1;
+    for (;;) {
+      const quote = text.indexOf('"', from);
+      // The closing quote, or whether it is a doubled one or what follows it, is in the next piece.
+      if (!at.final && (quote === -1 || quote + 1 === text.length)) return false;
+      if (quote === -1) throw new FormatParseError(this.file, { line: startLine, column }, 'expected a closing quote (") for the string that starts here');
+      value += text.slice(from, quote);
+      if (text.charCodeAt(quote + 1) === 34) {
+        value += '"';
+        from = quote + 2;
+        continue;
+      }
+      countLines(at, at.i, quote);
+      at.i = quote + 1;
+      if (at.i < text.length && !/\s/.test(text[at.i])) this.characterAfterQuote(at, startLine, column);
+      tokens.push({ kind: 'string', text: value, line: startLine, column });
+      return true;
+    }
+  }
+
+  private characterAfterQuote(at: Cursor, startLine: number, startColumn: number): never {
+    const found = String.fromCodePoint(at.text.codePointAt(at.i) as number);
+    throw new FormatParseError(
+      this.file,
+      { line: at.line, column: at.i - at.lineStart + 1 },
+      `expected whitespace after the closing quote of the string that starts at line ${startLine}, column ${startColumn}; found ${JSON.stringify(found)} (Praat refuses a character following a quote: a quote inside a text is written doubled, "")`,
+    );
+  }
+
+  /** A `<flag>`, on one line. */
+  private flag(at: Cursor, tokens: TextGridToken[]): boolean {
+    const close = at.text.indexOf('>', at.i);
+    const newline = at.text.indexOf('\n', at.i);
+    if (!at.final && close === -1 && newline === -1) return false;
+    const column = at.i - at.lineStart + 1;
+    if (close === -1 || (newline !== -1 && newline < close)) throw new FormatParseError(this.file, { line: at.line, column }, 'expected ">" closing the flag that starts here (<exists> or <absent>)');
+    tokens.push({ kind: 'flag', text: at.text.slice(at.i + 1, close), line: at.line, column });
+    at.i = close + 1;
+    return true;
+  }
+}
+
+/** Where the scan of one piece is: its text, the position, and the line the position is on. */
+interface Cursor {
+  readonly text: string;
+  /** The piece is the end of the file: nothing can continue in a next one. */
+  readonly final: boolean;
+  i: number;
+  line: number;
+  /** Offset of the current line's start (negative: in text carried over and gone). */
+  lineStart: number;
+}
+
+/** Advances the line count over the line breaks in text[from, to). */
+function countLines(at: Cursor, from: number, to: number): void {
+  for (let k = at.text.indexOf('\n', from); k !== -1 && k < to; k = at.text.indexOf('\n', k + 1)) {
+    at.line++;
+    at.lineStart = k + 1;
+  }
+}
+
+/** A `!` comment, to the end of its line (the line break itself is left for the scan). */
+function skipComment(at: Cursor): boolean {
+  const newline = at.text.indexOf('\n', at.i);
+  if (newline === -1 && !at.final) return false;
+  at.i = newline === -1 ? at.text.length : newline;
+  return true;
+}
+
+/** A `[...]` index (`item [1]`), skipped; a bracket never closed is skipped alone. */
+function skipBracket(at: Cursor): boolean {
+  const close = at.text.indexOf(']', at.i);
+  if (close === -1 && !at.final) return false;
+  at.i = close === -1 ? at.i + 1 : close + 1;
+  return true;
+}
+
+/** A word: a number is a token; any other word (xmin, =, class, intervals:, tiers?) is a label Praat skips. */
+function word(at: Cursor, tokens: TextGridToken[]): boolean {
+  const { text } = at;
+  const start = at.i;
+  let i = start;
+  while (i < text.length) {
+    const d = text.charCodeAt(i);
+    if (d === 10 || d === 32 || d === 9 || d === 12 || d === 34 || d === 60 || d === 91) break;
+    i++;
+  }
+  if (i === text.length && !at.final) return false;
+  const value = text.slice(start, i);
+  if (NUMBER.test(value)) tokens.push({ kind: 'number', text: value, line: at.line, column: start - at.lineStart + 1 });
+  at.i = i;
+  return true;
 }

@@ -26,8 +26,12 @@ const IMPORT_QUERY = queryString({
 const FILE = { type: 'string', contentMediaType: 'application/octet-stream' };
 
 export function registerImportExportRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { service, scratchDir, maxImportBytes } = context;
+  registerImportRoute(app, context);
+  registerExportRoute(app, context);
+}
 
+function registerImportRoute(app: FastifyInstance, context: RouteContext): void {
+  const { service, scratchDir, maxImportBytes } = context;
   // The upload is any media type, streamed to a scratch file as it arrives: this scope takes
   // every body unparsed (the handler reads the request stream itself) except multipart/form-data,
   // which @fastify/multipart streams part by part.
@@ -94,7 +98,10 @@ export function registerImportExportRoutes(app: FastifyInstance, context: RouteC
       }
     });
   });
+}
 
+function registerExportRoute(app: FastifyInstance, context: RouteContext): void {
+  const { service, scratchDir } = context;
   const exportQuery = queryString({ format: stringParameter(`the format to export, one of ${formatNames()}`) }, ['format']);
   app.get('/export', {
     schema: routeSchema('the whole store as a file', {
