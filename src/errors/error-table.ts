@@ -54,6 +54,9 @@ export const ERROR_TABLE: Readonly<Record<string, ErrorRow>> = Object.freeze({
   // (the parent's interval, the siblings), which the client resolves by editing those first.
   ANNOT_TIER_CONSTRAINT: row(409),
   ANNOT_KEY_MISMATCH: row(422),
+  // A paging cursor (?after=, the after argument) that is not one this store gave out for this
+  // query: from another window, relation or tier, from an older annot, or damaged.
+  ANNOT_INVALID_CURSOR: row(400),
   // Only an uploaded file is opened while answering a request: not an .annot file (or a newer one).
   ANNOT_STORE_FORMAT: row(422),
   ANNOT_PROJECT_RATE_MISMATCH: row(422),

@@ -68,7 +68,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   traceHttpRequests(app);
   const scratchDir = mkdtempSync(join(tmpdir(), 'annot-serve-'));
   app.addHook('onClose', async () => {
-    options.service.closeListings();
     rmSync(scratchDir, { recursive: true, force: true });
   });
 

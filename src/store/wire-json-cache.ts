@@ -4,9 +4,9 @@
  * (GET /annotations reads the same windows over and over while a page is open or an agent
  * polls). Bounded by the texts' total length; the oldest entries go first.
  *
- * The owner clears it on every write of its own and whenever another connection has committed
- * (`PRAGMA data_version` moved): a rowid freed by a delete can come back for another
- * annotation, so entries are never trusted across a change.
+ * The owner drops the entry of every row it updates or deletes (a rowid freed by a delete can
+ * come back for another annotation) and clears it whenever another connection has committed
+ * (`PRAGMA data_version` moved), so no entry is trusted across a change of its row.
  */
 export class WireJsonCache {
   private readonly texts = new Map<number, string>();
@@ -40,6 +40,13 @@ export class WireJsonCache {
       this.texts.delete(oldest);
       this.length -= dropped.length;
     }
+  }
+
+  delete(rowid: number): void {
+    const text = this.texts.get(rowid);
+    if (text === undefined) return;
+    this.texts.delete(rowid);
+    this.length -= text.length;
   }
 
   clear(): void {

@@ -139,6 +139,11 @@ export class RationalTime {
   /** -1, 0 or 1 by rational value, across rates. */
   compare(other: RationalTime): -1 | 0 | 1 {
     if (this.r === other.r) return this.v < other.v ? -1 : this.v > other.v ? 1 : 0;
+    // v and r are safe integers, so v / r is their quotient correctly rounded, which is monotone:
+    // different floats already order the exact values, and only equal floats need BigInt.
+    const x = this.v / this.r;
+    const y = other.v / other.r;
+    if (x !== y) return x < y ? -1 : 1;
     const left = BigInt(this.v) * BigInt(other.r);
     const right = BigInt(other.v) * BigInt(this.r);
     return left < right ? -1 : left > right ? 1 : 0;
