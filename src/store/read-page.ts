@@ -50,6 +50,19 @@ export interface ReadPage<T> {
   readonly items: T[];
   /** Where the next page starts; null on the last page. */
   readonly next: ReadPosition | null;
+  /**
+   * For the wire-json form, true when the store knows every text is plain ASCII (it made them),
+   * so a surface may send the page's bytes without encoding them as UTF-8 (`latin1` is then the
+   * same bytes, and a copy). Absent when the store does not know.
+   */
+  readonly asciiOnly?: boolean;
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/** Whether a text is plain ASCII (so its UTF-8 bytes are its characters' codes). */
+export function isAsciiText(text: string): boolean {
+  return !NOT_ASCII.test(text);
 }
 
 /** The key of an annotation in a window read: its interval and id, compared by rational value. */

@@ -1,9 +1,8 @@
 import type Database from 'better-sqlite3';
 import { PAGE } from './sqlite-statements.js';
 import type { KeyRow } from './sqlite-rows.js';
-import { RationalTime } from '../time/rational-time.js';
-import { TimeInterval } from '../time/time-interval.js';
-import type { CandidateStream, WindowCandidate } from './window-merge.js';
+import type { TimeInterval } from '../time/time-interval.js';
+import { WindowCandidate, type CandidateStream } from './window-merge.js';
 
 /** Fetches up to `count` rows of one class after (startF, seq), in (start_f, seq) order. */
 export type ClassFetch = (afterStartF: number, afterSeq: number, count: number) => KeyRow[];
@@ -44,7 +43,7 @@ export class ClassRowStream implements CandidateStream {
       this.afterSeq = last[1];
     }
     const row = this.rows[this.index];
-    this.current = { startF: row[0], seq: row[1], interval: new TimeInterval(new RationalTime(row[2], row[3]), new RationalTime(row[4], row[5])) };
+    this.current = new WindowCandidate(row[0], row[1], row[2], row[3], row[4], row[5]);
     return this.current;
   }
 

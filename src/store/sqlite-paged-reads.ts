@@ -2,18 +2,17 @@ import type { Annotation } from '../model/annotation.js';
 import { holds } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import {
-  checkLimit, insertionPosition, intervalPosition, resumeKey,
+  checkLimit, insertionPosition, intervalPosition, isAsciiText, resumeKey,
   type IntervalKey, type ReadForm, type ReadItem, type ReadOptions, type ReadPage, type ReadQuery,
 } from './read-page.js';
-import { matchesIntersects, matchesRelations } from './relation-filter.js';
+import { intersectsTicks, matchesRelations } from './relation-filter.js';
 import { candidateRanges, type CandidateRange } from './sqlite-interval-index.js';
 import { ClassRowStream } from './sqlite-interval-scan.js';
 import { decode, type KeyRow, type PagedRow } from './sqlite-rows.js';
 import { PAGE, type SqliteStatements } from './sqlite-statements.js';
 import { WarmWindowIndex, type WarmPlace, type WarmRow } from './sqlite-warm-windows.js';
 import { hexToId, wireJsonOfRow, type WireRow } from './sqlite-wire-json.js';
-import { WireJsonCache } from './wire-json-cache.js';
-import { mergeWindowHits, type CandidateStream, type WindowCandidate } from './window-merge.js';
+import { mergeWindowHits, type CandidateStream, type TextHolder, type WindowCandidate } from './window-merge.js';
 
 /** Window reads on one data version before the warm index is built: a one-off query never pays for it. */
 const WARM_AFTER = 8;
@@ -31,14 +30,13 @@ const ID_TO = ID_FROM + 36;
  * - A listing (no window) is a keyset on the rowid, `seq > ? ORDER BY seq LIMIT n`.
  * - A window is one keyset stream per duration class on the index (dur_class, start_f, rowid),
  *   each `LIMIT`ed, merged into exact (start, end, id) order (window-merge.ts).
- * - The wire JSON of rows read lately, by rowid (WireJsonCache), so the surfaces' form of a
- *   window read again is a concatenation.
  * - Once a connection keeps reading windows (WARM_AFTER), the interval index in memory
- *   (WarmWindowIndex), which skips SQLite's cost per row; kept in step with this connection's
- *   writes (`changed`, `inserted`) and dropped when another connection commits (`reset`).
+ *   (WarmWindowIndex), which skips SQLite's cost per row and keeps the rows' wire JSON, so the
+ *   surfaces' form of a window read again is a walk and a join; kept in step with this
+ *   connection's writes (`changed`, `inserted`) and dropped when another connection commits
+ *   (`reset`), so no text outlives a change of its row.
  */
 export class SqlitePagedReads {
-  private readonly texts = new WireJsonCache();
   private warm: WarmWindowIndex | null = null;
   /** Rows this connection changed since the warm index was brought up to date, with where they sat in it. */
   private readonly touched = new Map<number, WarmPlace | null>();
@@ -49,7 +47,6 @@ export class SqlitePagedReads {
 
   /** A row this connection is updating or deleting, with its place in the interval index before the change. */
   changed(seq: number, place: WarmPlace | null): void {
-    this.texts.delete(seq);
     if (this.warm === null || this.touched.has(seq)) return;
     this.touched.set(seq, place);
     if (this.touched.size > MAX_TOUCHED) this.dropWarm();
@@ -62,7 +59,6 @@ export class SqlitePagedReads {
 
   /** Another connection committed: nothing read before is trusted. */
   reset(): void {
-    this.texts.clear();
     this.dropWarm();
   }
 
@@ -72,12 +68,12 @@ export class SqlitePagedReads {
     if (query.window === undefined) return this.listing(query, resume as number | null, limit, options.form);
     const hits = this.windowHits(query, resume as IntervalKey | null, limit + 1, classes);
     const page = hits.slice(0, limit);
-    const items = this.itemsOf(page, options.form);
-    if (hits.length <= limit) return { items, next: null };
+    const { items, asciiOnly } = this.itemsOf(page, options.form);
+    if (hits.length <= limit) return { items, next: null, asciiOnly };
     const last = page[page.length - 1];
     const lastItem = items[items.length - 1];
     const id = typeof lastItem === 'string' ? lastItem.slice(ID_FROM, ID_TO) : (lastItem as Annotation).id;
-    return { items, next: intervalPosition(query, { start: last.interval.start, end: last.interval.end, id }) };
+    return { items, next: intervalPosition(query, { start: last.interval.start, end: last.interval.end, id }), asciiOnly };
   }
 
   /** A page of the insertion order, all tiers or one: the rowid keyset. */
@@ -104,8 +100,8 @@ export class SqlitePagedReads {
     const relation = query.relation ?? 'intersects';
     if (relation !== 'intersects') holds(relation, window, window); // an unknown name throws its teaching error here
     const keep = relation === 'intersects'
-      ? (interval: TimeInterval) => matchesIntersects(interval, window)
-      : (interval: TimeInterval) => matchesRelations(interval, window, [relation]);
+      ? intersectsTicks(window)
+      : (candidate: WindowCandidate) => matchesRelations(candidate.interval, window, [relation]);
     const ranges = candidateRanges(window, [relation], classes);
     // Every row after the key starts at or after it; its float start is a lower bound (monotone rounding).
     const from = after === null ? -Number.MAX_VALUE : after.start.v / after.start.r;
@@ -123,37 +119,53 @@ export class SqlitePagedReads {
     });
   }
 
-  /** The page's items, in order: texts from the cache (the missing ones read and built in one query), or decoded rows. */
-  private itemsOf<F extends ReadForm>(hits: readonly WindowCandidate[], form: F): ReadItem<F>[] {
-    if (hits.length === 0) return [];
+  /** The page's items, in order: texts kept by the warm index (the missing ones read and built in one query), or decoded rows. */
+  private itemsOf<F extends ReadForm>(hits: readonly WindowCandidate[], form: F): { items: ReadItem<F>[]; asciiOnly?: boolean } {
     if (form === 'objects') {
+      if (hits.length === 0) return { items: [] };
       const rows = new Map<number, PagedRow>();
       for (const row of this.stmt.rowsBySeqs.all(JSON.stringify(hits.map((hit) => hit.seq))) as PagedRow[]) rows.set(row[10], row);
-      return hits.map((hit) => decode(rows.get(hit.seq) as PagedRow, hit.interval)) as ReadItem<F>[];
+      return { items: hits.map((hit) => decode(rows.get(hit.seq) as PagedRow, hit.interval)) as ReadItem<F>[] };
     }
-    const texts = hits.map((hit) => this.texts.get(hit.seq));
-    const missing = hits.filter((_, i) => texts[i] === undefined).map((hit) => hit.seq);
-    if (missing.length > 0) {
+    const texts: Array<string | undefined> = new Array(hits.length);
+    let asciiOnly = true;
+    let missing: number[] | null = null;
+    for (let i = 0; i < hits.length; i++) {
+      const hit = hits[i];
+      const text = hit.holder?.text(hit.at);
+      texts[i] = text;
+      if (text === undefined) (missing ??= []).push(hit.seq);
+      else asciiOnly &&= (hit.holder as TextHolder).isAscii(hit.at);
+    }
+    if (missing !== null) {
       const built = new Map<number, string>();
-      for (const row of this.stmt.wireBySeqs.all(JSON.stringify(missing)) as WireRow[]) {
-        const text = wireJsonOfRow(row, { seconds: true });
-        built.set(row[18], text);
-        this.texts.set(row[18], text);
+      for (const row of this.stmt.wireBySeqs.all(JSON.stringify(missing)) as WireRow[]) built.set(row[18], wireJsonOfRow(row, { seconds: true }));
+      for (let i = 0; i < hits.length; i++) {
+        if (texts[i] !== undefined) continue;
+        const hit = hits[i];
+        const text = built.get(hit.seq) as string;
+        texts[i] = text;
+        if (hit.holder !== null) {
+          hit.holder.remember(hit.at, text);
+          asciiOnly &&= hit.holder.isAscii(hit.at);
+        } else {
+          asciiOnly &&= isAsciiText(text);
+        }
       }
-      for (let i = 0; i < hits.length; i++) texts[i] ??= built.get(hits[i].seq);
     }
-    return texts as ReadItem<F>[];
+    return { items: texts as ReadItem<F>[], asciiOnly };
   }
 
-  /** A row's id, for ordering exact ties: from its cached text, else from the row. */
+  /** A row's id, for ordering exact ties. */
   private idOf(seq: number): string {
-    return this.texts.get(seq)?.slice(ID_FROM, ID_TO) ?? hexToId(this.stmt.idBySeq.get(seq) as string);
+    return hexToId(this.stmt.idBySeq.get(seq) as string);
   }
 
   /** The warm index, built after WARM_AFTER window reads and brought up to date with this connection's writes; null before. */
   private warmIndex(): WarmWindowIndex | null {
     if (this.warm === null) {
       if (++this.windowReads < WARM_AFTER) return null;
+      // Numbers only: the texts are made as reads first need them, so no read waits for all of them.
       this.warm = WarmWindowIndex.build(this.stmt.warmRows.iterate() as Iterable<WarmRow>);
       this.touched.clear();
       this.insertedSince = false;

@@ -1,7 +1,6 @@
-import { RationalTime } from '../time/rational-time.js';
-import { TimeInterval } from '../time/time-interval.js';
+import { isAsciiText } from './read-page.js';
 import type { CandidateRange } from './sqlite-interval-index.js';
-import type { CandidateStream, WindowCandidate } from './window-merge.js';
+import { WindowCandidate, type CandidateStream, type TextHolder } from './window-merge.js';
 
 /** An interval row as the warm index holds it: `[dur_class, start_f, seq, start_v, start_r, end_v, end_r, tier]`. */
 export type WarmRow = [durClass: number, startF: number, seq: number, startV: number, startR: number, endV: number, endR: number, tier: string];
@@ -15,80 +14,138 @@ export interface WarmPlace {
   readonly startF: number;
 }
 
-const COLUMNS = 7;
-const [START_F, SEQ, START_V, START_R, END_V, END_R, TIER] = [0, 1, 2, 3, 4, 5, 6];
+/** The most characters of wire JSON the index keeps (64 Mi, about 150,000 annotations); past it, it forgets them all and starts again. */
+const MAX_TEXT_CHARS = 64 * 1024 * 1024;
 
 /**
- * One duration class's rows in (start_f, seq) order, as columns of numbers (times are safe
- * integers, exact in a double): about 60 bytes a row, so a million rows fit in 60 MB.
+ * One duration class's rows in (start_f, seq) order, as columns: numbers in typed arrays (times
+ * are safe integers, exact in a double; about 60 bytes a row, so a million rows fit in 60 MB),
+ * and each row's wire JSON text once a read has built it.
  */
-class ClassColumns {
+class ClassColumns implements TextHolder {
   length = 0;
-  private columns: Float64Array[] = Array.from({ length: COLUMNS }, () => new Float64Array(16));
+  startF = new Float64Array(16);
+  seq = new Float64Array(16);
+  startV = new Float64Array(16);
+  startR = new Float64Array(16);
+  endV = new Float64Array(16);
+  endR = new Float64Array(16);
+  tier = new Uint32Array(16);
+  /** 1 where the kept text is plain ASCII. */
+  ascii = new Uint8Array(16);
+  readonly texts: Array<string | undefined> = [];
 
-  get capacity(): number {
-    return this.columns[0].length;
-  }
-
-  at(column: number, i: number): number {
-    return this.columns[column][i];
-  }
+  constructor(private readonly budget: TextBudget) {}
 
   /** The first position whose (start_f, seq) is at or after the given pair. */
   lowerBound(startF: number, seq: number): number {
-    const starts = this.columns[START_F];
-    const seqs = this.columns[SEQ];
     let lo = 0;
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (starts[mid] < startF || (starts[mid] === startF && seqs[mid] < seq)) lo = mid + 1;
+      if (this.startF[mid] < startF || (this.startF[mid] === startF && this.seq[mid] < seq)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  insert(values: readonly number[]): void {
-    if (this.length === this.capacity) this.grow();
-    const at = this.lowerBound(values[START_F], values[SEQ]);
-    for (let c = 0; c < COLUMNS; c++) {
-      const column = this.columns[c];
-      column.copyWithin(at + 1, at, this.length);
-      column[at] = values[c];
+  insert(startF: number, seq: number, startV: number, startR: number, endV: number, endR: number, tier: number): void {
+    if (this.length === this.startF.length) this.grow();
+    const n = this.length;
+    // Rows read in index order (a build) go at the end: no search, no move.
+    const atEnd = n === 0 || this.startF[n - 1] < startF || (this.startF[n - 1] === startF && this.seq[n - 1] < seq);
+    const at = atEnd ? n : this.lowerBound(startF, seq);
+    if (at < n) {
+      for (const column of this.numberColumns()) column.copyWithin(at + 1, at, n);
+      this.texts.splice(at, 0, undefined);
+    } else {
+      this.texts.push(undefined);
     }
-    this.length++;
+    this.startF[at] = startF;
+    this.seq[at] = seq;
+    this.startV[at] = startV;
+    this.startR[at] = startR;
+    this.endV[at] = endV;
+    this.endR[at] = endR;
+    this.tier[at] = tier;
+    this.ascii[at] = 0;
+    this.length = n + 1;
   }
 
   /** Removes the row (startF, seq); false when it is not here. */
   remove(startF: number, seq: number): boolean {
     const at = this.lowerBound(startF, seq);
-    if (at >= this.length || this.columns[SEQ][at] !== seq) return false;
-    for (const column of this.columns) column.copyWithin(at, at + 1, this.length);
+    if (at >= this.length || this.seq[at] !== seq) return false;
+    for (const column of this.numberColumns()) column.copyWithin(at, at + 1, this.length);
+    const [text] = this.texts.splice(at, 1);
+    if (text !== undefined) this.budget.chars -= text.length;
     this.length--;
     return true;
   }
 
-  private grow(): void {
-    this.columns = this.columns.map((column) => {
-      const bigger = new Float64Array(column.length * 2);
-      bigger.set(column);
-      return bigger;
-    });
+  text(at: number): string | undefined {
+    return this.texts[at];
   }
+
+  isAscii(at: number): boolean {
+    return this.ascii[at] === 1;
+  }
+
+  remember(at: number, text: string): void {
+    if (this.budget.chars + text.length > MAX_TEXT_CHARS) this.budget.forgetAll();
+    // A text built by concatenation is a rope, which every join would walk again; asking for a
+    // number flattens it in place, once (V8), and the answer is thrown away.
+    void Number(text);
+    this.texts[at] = text;
+    this.ascii[at] = isAsciiText(text) ? 1 : 0;
+    this.budget.chars += text.length;
+  }
+
+  forgetTexts(): void {
+    this.texts.fill(undefined);
+  }
+
+  private numberColumns(): Array<Float64Array | Uint32Array | Uint8Array> {
+    return [this.startF, this.seq, this.startV, this.startR, this.endV, this.endR, this.tier, this.ascii];
+  }
+
+  private grow(): void {
+    const bigger = <A extends Float64Array | Uint32Array | Uint8Array>(column: A): A => {
+      const grown = new (column.constructor as new (length: number) => A)(column.length * 2);
+      grown.set(column);
+      return grown;
+    };
+    this.startF = bigger(this.startF);
+    this.seq = bigger(this.seq);
+    this.startV = bigger(this.startV);
+    this.startR = bigger(this.startR);
+    this.endV = bigger(this.endV);
+    this.endR = bigger(this.endR);
+    this.tier = bigger(this.tier);
+    this.ascii = bigger(this.ascii);
+  }
+}
+
+/** The characters of text the index holds, shared by its classes. */
+interface TextBudget {
+  chars: number;
+  forgetAll(): void;
 }
 
 /**
  * The `.annot` interval index held in memory, for a store that answers window reads over and
  * over (a server): the same (dur_class, start_f, rowid) order as the SQLite index, read once, then
- * kept in step with the store's own writes (`change` and `add`, applied by the store before its
+ * kept in step with the store's own writes (`remove` and `add`, applied by the store before its
  * next read) and dropped by the store when another connection commits. Its streams feed the same
  * merge as the SQL ones (window-merge.ts), so both give the same hits in the same order; this one
- * only skips better-sqlite3's cost per row (about a microsecond, most of a window's time).
+ * skips better-sqlite3's cost per row (about a microsecond, most of a window's time) and keeps
+ * the rows' texts beside them, so a window read again is a walk over a few arrays and a join.
  */
-export class WarmWindowIndex {
+export class WarmWindowIndex implements TextBudget {
   private readonly classes = new Map<number, ClassColumns>();
   private readonly tierIds = new Map<string, number>();
   private rows = 0;
+  chars = 0;
   /** The largest rowid the index has seen: rows above it were inserted since. */
   maxSeq = 0;
 
@@ -102,20 +159,25 @@ export class WarmWindowIndex {
     return index;
   }
 
-  add(row: WarmRow): void {
-    let columns = this.classes.get(row[0]);
+  add([durClass, startF, seq, startV, startR, endV, endR, tier]: WarmRow): void {
+    let columns = this.classes.get(durClass);
     if (columns === undefined) {
-      columns = new ClassColumns();
-      this.classes.set(row[0], columns);
+      columns = new ClassColumns(this);
+      this.classes.set(durClass, columns);
     }
-    columns.insert([row[1], row[2], row[3], row[4], row[5], row[6], this.tierId(row[7])]);
+    columns.insert(startF, seq, startV, startR, endV, endR, this.tierId(tier));
     this.rows++;
-    if (row[2] > this.maxSeq) this.maxSeq = row[2];
+    if (seq > this.maxSeq) this.maxSeq = seq;
   }
 
   /** Removes the row that sat at `place` (nothing when it was never indexed). */
   remove(seq: number, place: WarmPlace): void {
     if (this.classes.get(place.durClass)?.remove(place.startF, seq)) this.rows--;
+  }
+
+  forgetAll(): void {
+    for (const columns of this.classes.values()) columns.forgetTexts();
+    this.chars = 0;
   }
 
   /**
@@ -160,18 +222,18 @@ class ColumnStream implements CandidateStream {
 
   head(): WindowCandidate | null {
     if (this.current !== null) return this.current;
-    const { columns, range } = this;
-    for (; this.i < columns.length; this.i++) {
-      const startF = columns.at(START_F, this.i);
-      if (startF > range.startHi) return null;
-      const endF = columns.at(END_V, this.i) / columns.at(END_R, this.i);
-      if (endF < range.endLo || endF > range.endHi) continue;
-      if (this.tierId !== undefined && columns.at(TIER, this.i) !== this.tierId) continue;
-      const start = new RationalTime(columns.at(START_V, this.i), columns.at(START_R, this.i));
-      const end = new RationalTime(columns.at(END_V, this.i), columns.at(END_R, this.i));
-      this.current = { startF, seq: columns.at(SEQ, this.i), interval: new TimeInterval(start, end) };
+    const { columns, range, tierId } = this;
+    const { startF: starts, endV, endR } = columns;
+    for (let i = this.i; i < columns.length; i++) {
+      const startF = starts[i];
+      if (startF > range.startHi) break;
+      const endF = endV[i] / endR[i];
+      if (endF < range.endLo || endF > range.endHi || (tierId !== undefined && columns.tier[i] !== tierId)) continue;
+      this.i = i;
+      this.current = new WindowCandidate(startF, columns.seq[i], columns.startV[i], columns.startR[i], endV[i], endR[i], columns, i);
       return this.current;
     }
+    this.i = columns.length;
     return null;
   }
 

@@ -148,8 +148,10 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
       reply.header('Link', `</annotations?${next.toString()}>; rel="next"`);
       reply.header('X-Annot-Truncated', 'true');
     }
-    // Serialised by hand: the same bytes as JSON.stringify of the output forms, from the store's texts.
-    return reply.type('application/json; charset=utf-8').send(wireJsonArray(page.items));
+    // Serialised by hand: the same bytes as JSON.stringify of the output forms, from the store's texts;
+    // plain ASCII needs no UTF-8 encoding (the latin1 copy is the same bytes, several times faster).
+    const body = wireJsonArray(page.items);
+    return reply.type('application/json; charset=utf-8').send(page.asciiOnly ? Buffer.from(body, 'latin1') : body);
   });
 
   // A conditional GET: If-None-Match with the current ETag (or *) answers 304 without a body.
