@@ -58,9 +58,10 @@ export interface ReadPage<T> {
   readonly asciiOnly?: boolean;
 }
 
-const NOT_ASCII = /[^\x00-\x7f]/;
+// Control characters count as not ASCII here: a JSON text never holds one raw, and the answer is only ever "encode it".
+const NOT_ASCII = /[^ -\u007f]/u;
 
-/** Whether a text is plain ASCII (so its UTF-8 bytes are its characters' codes). */
+/** Whether a text is plain printable ASCII (so its UTF-8 bytes are its characters' codes). */
 export function isAsciiText(text: string): boolean {
   return !NOT_ASCII.test(text);
 }

@@ -155,6 +155,25 @@ describe('GET /annotations read fast path', () => {
     }
   });
 
+  it('sends an all-ASCII page and one with other characters byte for byte, cold and warm', async () => {
+    const store = await SqliteStore.open(':memory:');
+    await store.addTier(makeTier({ name: 'words' }));
+    const texts = ['plain', 'caf\u00e9', 'tab\there', '\u65e5\u672c', 'quote " \\', '\u2028'];
+    await store.addMany(texts.map((text, i) => makeAnnotation({ tier: 'words', reference: mediaRef('talk.wav', new TimeInterval(new RationalTime(i, 1), new RationalTime(i + 1, 1))), body: { text }, body_schema_uri: 'annot://schema/label/v1', provenance: { was_generated_by: 'user:a', generated_at_time: GEN } })));
+    const server = await startServer({ store, log: () => undefined });
+    try {
+      for (let round = 0; round < 3; round++) {
+        for (const [start, end] of [[0, 1], [0, 2], [2, 3], [3, 4], [0, 6]]) {
+          const params = { start: String(start), end: String(end) };
+          const response = await fetch(`${server.url}/annotations?${new URLSearchParams(params)}`);
+          expect(Buffer.from(await response.arrayBuffer())).toEqual(Buffer.from(await objectPath(store, params), 'utf8'));
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('never answers from texts or index entries of rows that changed since: own writes, another connection\'s, and a rowid used again', async () => {
     const file = join(dir, 'changes.annot');
     const store = await SqliteStore.open(file);
