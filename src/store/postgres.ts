@@ -410,10 +410,12 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
   }
 
   /**
-   * The first `count` hits of a window read after `after`: the window's conditions, the row
-   * comparison `(start_n, end_n, id) > key` and a LIMIT, in (start_n, end_n, id) order, which is
-   * the exact order (ticks at one rate, uuids by bytes as their lower-case text sorts). Rows the
-   * exact recheck drops are made up by reading on from the last row read.
+   * The first `count` hits of a window read after `after`, in (start_n, end_n, id) order, which is
+   * the exact order (ticks at one rate, uuids by bytes as their lower-case text sorts). Every
+   * page after the first is a keyset on the btree (pid, start_n, end_n): `(start_n, end_n, id) >
+   * key ... LIMIT`, which starts at the key, so it costs O(limit) however far it is (see
+   * keysetConditions for the first). Rows the exact recheck drops are made up by reading on from
+   * the last row read.
    */
   private async windowPage(query: ReadQuery, after: IntervalKey | null, count: number): Promise<Annotation[]> {
     const window = query.window as TimeInterval;
@@ -424,9 +426,8 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     const hits: Annotation[] = [];
     for (let key = after; hits.length < count;) {
       const values: unknown[] = [this.pid];
-      const where = this.windowConditions(window, relations, query.tier, values);
+      const where = this.keysetConditions(window, relations, query.tier, key, values);
       if (where === null) break;
-      if (key !== null) where.push(this.afterCondition(key, values));
       const wanted = count - hits.length;
       const tuples = await this.tuples(`(SELECT * FROM ${T}.annotations WHERE ${where.join(' AND ')} ORDER BY start_n, end_n, id LIMIT $${values.push(wanted)}) AS page`, 'start_n, end_n, id', values);
       for (const tuple of tuples) {
@@ -440,13 +441,36 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     return hits;
   }
 
+  /**
+   * A page's conditions on the btree (pid, start_n, end_n): the window's bounds as tick ranges (a
+   * hull, exact or looser: ticks are whole numbers) and, after the first page, the row comparison
+   * after the key. The first page also has the GiST condition, so the planner takes whichever
+   * index costs less for this window: a small window far into the project through the GiST, a
+   * large one in btree order up to the LIMIT. Null when nothing can match.
+   */
+  private keysetConditions(query: TimeInterval, relations: IntervalQueryKind, tier: string | undefined, key: IntervalKey | null, values: unknown[]): string[] | null {
+    const where = key === null ? this.windowConditions(query, relations, tier, values) : ['pid = $1', this.afterCondition(key, values)];
+    const bounds = candidateBounds(query, relations);
+    if (where === null || bounds === null) return null;
+    const rate = this.projectRate;
+    const param = (value: bigint): string => `$${values.push(String(clampInt8(value)))}::int8`;
+    where.push('start_n IS NOT NULL');
+    if (bounds.startMin !== null) where.push(`start_n >= ${param(rate.ceil(bounds.startMin))}`);
+    if (bounds.startMax !== null) where.push(`start_n <= ${param(rate.floor(bounds.startMax))}`);
+    if (bounds.endMin !== null) where.push(`end_n >= ${param(rate.ceil(bounds.endMin))}`);
+    if (bounds.endMax !== null) where.push(`end_n <= ${param(rate.floor(bounds.endMax))}`);
+    if (key !== null && tier !== undefined) where.push(`tier = $${values.push(tier)}`);
+    return where;
+  }
+
   /** `(start_n, end_n, id) > key`; a key between ticks (not one this store gave out) gets a looser bound, and the exact comparison in windowPage decides. */
   private afterCondition(key: IntervalKey, values: unknown[]): string {
     const param = (value: unknown): string => `$${values.push(value)}`;
     const start = this.projectRate.exactOrNull(key.start);
     const end = this.projectRate.exactOrNull(key.end);
     if (start !== null && end !== null && isUuid(key.id)) {
-      return `(start_n, end_n, id) > (${param(String(clampInt8(start)))}::int8, ${param(String(clampInt8(end)))}::int8, ${param(key.id)}::uuid)`;
+      const startTicks = param(String(clampInt8(start)));
+      return `start_n >= ${startTicks}::int8 AND (start_n, end_n, id) > (${startTicks}::int8, ${param(String(clampInt8(end)))}::int8, ${param(key.id)}::uuid)`;
     }
     return `(start_n, end_n) >= (${param(String(clampInt8(this.projectRate.floor(key.start))))}::int8, ${param(String(clampInt8(this.projectRate.floor(key.end))))}::int8)`;
   }
