@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { annotationEtag } from '../../digest/etag.js';
 import type { Annotation } from '../../model/annotation.js';
 import { annotationToOutput } from '../../model/wire.js';
-import { wireJsonArray } from '../../model/wire-json.js';
+import { asciiWireJsonArrayBytes, wireJsonArray } from '../../model/wire-json.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
 import { annotationUpdatesFromWire } from '../../service/annotation-updates.js';
 import { PreconditionRequiredError } from '../../service/errors.js';
@@ -149,9 +149,8 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
       reply.header('X-Annot-Truncated', 'true');
     }
     // Serialised by hand: the same bytes as JSON.stringify of the output forms, from the store's texts;
-    // plain ASCII needs no UTF-8 encoding (the latin1 copy is the same bytes, several times faster).
-    const body = wireJsonArray(page.items);
-    return reply.type('application/json; charset=utf-8').send(page.asciiOnly ? Buffer.from(body, 'latin1') : body);
+    // plain ASCII needs no UTF-8 encoding: its character codes are its bytes, copied once.
+    return reply.type('application/json; charset=utf-8').send(page.asciiOnly ? asciiWireJsonArrayBytes(page.items) : wireJsonArray(page.items));
   });
 
   // A conditional GET: If-None-Match with the current ETag (or *) answers 304 without a body.
