@@ -10,7 +10,7 @@ import { candidateRanges, type CandidateRange } from './sqlite-interval-index.js
 import { ClassRowStream } from './sqlite-interval-scan.js';
 import { decode, type KeyRow, type PagedRow } from './sqlite-rows.js';
 import { PAGE, type SqliteStatements } from './sqlite-statements.js';
-import { WarmWindowIndex, type WarmPlace, type WarmRow } from './sqlite-warm-windows.js';
+import { WarmWindowIndex, type IndexCursor, type WarmPlace, type WarmRow } from './sqlite-warm-windows.js';
 import { hexToId, wireJsonOfRow, type WireRow } from './sqlite-wire-json.js';
 import { mergeWindowHits, type CandidateStream, type TextHolder, type WindowCandidate } from './window-merge.js';
 
@@ -20,6 +20,8 @@ const WARM_AFTER = 8;
 const MAX_TOUCHED = 4096;
 /** Rows inserted since, past which catching up costs more than a rebuild. */
 const MAX_NEWER = 4096;
+/** Texts made per turn of the event loop while the warm index is being filled: about a millisecond's work. */
+const FILL_CHUNK = 256;
 
 const ID_FROM = '{"id":"'.length;
 const ID_TO = ID_FROM + 36;
@@ -42,8 +44,19 @@ export class SqlitePagedReads {
   private readonly touched = new Map<number, WarmPlace | null>();
   private insertedSince = false;
   private windowReads = 0;
+  /** The pending step of the background fill of the warm index's texts. */
+  private filling: NodeJS.Immediate | null = null;
 
-  constructor(private readonly stmt: SqliteStatements) {}
+  /** `busy()`: whether the connection is in a transaction held across awaits (no fill step then). */
+  constructor(
+    private readonly stmt: SqliteStatements,
+    private readonly busy: () => boolean,
+  ) {}
+
+  /** Stops the background work (the store is closing). */
+  stop(): void {
+    this.dropWarm();
+  }
 
   /** A row this connection is updating or deleting, with its place in the interval index before the change. */
   changed(seq: number, place: WarmPlace | null): void {
@@ -165,10 +178,12 @@ export class SqlitePagedReads {
   private warmIndex(): WarmWindowIndex | null {
     if (this.warm === null) {
       if (++this.windowReads < WARM_AFTER) return null;
-      // Numbers only: the texts are made as reads first need them, so no read waits for all of them.
+      // Numbers only: the texts are made in the background, a chunk per turn of the event loop, and
+      // by any read that needs one first, so no read waits for all of them.
       this.warm = WarmWindowIndex.build(this.stmt.warmRows.iterate() as Iterable<WarmRow>);
       this.touched.clear();
       this.insertedSince = false;
+      this.fillTexts(this.warm, null);
       return this.warm;
     }
     if (this.touched.size > 0 || this.insertedSince) this.catchUp(this.warm);
@@ -194,7 +209,33 @@ export class SqlitePagedReads {
     this.insertedSince = false;
   }
 
+  /** One step of the background fill: the next chunk of missing texts, then the next step, until all are made or the budget is nearly spent. */
+  private fillTexts(warm: WarmWindowIndex, from: IndexCursor | null): void {
+    this.filling = setImmediate(() => {
+      this.filling = null;
+      if (this.warm !== warm) return;
+      if (this.busy()) {
+        this.fillTexts(warm, from);
+        return;
+      }
+      if (this.touched.size > 0 || this.insertedSince) this.catchUp(warm);
+      if (this.warm !== warm || warm.textsNearlyFull) return;
+      const { rows, next } = warm.missingTexts(from, FILL_CHUNK);
+      if (rows.length > 0) {
+        const texts = new Map<number, string>();
+        for (const row of this.stmt.wireBySeqs.all(JSON.stringify(rows.map((missing) => missing.seq))) as WireRow[]) texts.set(row[18], wireJsonOfRow(row, { seconds: true }));
+        for (const { holder, at, seq } of rows) {
+          const text = texts.get(seq);
+          if (text !== undefined) holder.remember(at, text);
+        }
+      }
+      if (next !== null) this.fillTexts(warm, next);
+    }).unref();
+  }
+
   private dropWarm(): void {
+    if (this.filling !== null) clearImmediate(this.filling);
+    this.filling = null;
     this.warm = null;
     this.touched.clear();
     this.insertedSince = false;

@@ -126,6 +126,20 @@ class ClassColumns implements TextHolder {
   }
 }
 
+/** Where a walk over the index in its order resumes: a class and a (start_f, rowid) in it. */
+export interface IndexCursor {
+  readonly durClass: number;
+  readonly startF: number;
+  readonly seq: number;
+}
+
+/** A row whose text is not kept yet: where to keep it, and its rowid. */
+export interface MissingText {
+  readonly holder: TextHolder;
+  readonly at: number;
+  readonly seq: number;
+}
+
 /** The characters of text the index holds, shared by its classes. */
 interface TextBudget {
   chars: number;
@@ -178,6 +192,31 @@ export class WarmWindowIndex implements TextBudget {
   forgetAll(): void {
     for (const columns of this.classes.values()) columns.forgetTexts();
     this.chars = 0;
+  }
+
+  /** Whether the kept texts are near the budget, past which keeping more would only push others out. */
+  get textsNearlyFull(): boolean {
+    return this.chars > MAX_TEXT_CHARS * 0.9;
+  }
+
+  /**
+   * Up to `count` rows without a kept text, in index order from `from` (the start when null), and
+   * where the next search resumes (null once the whole index has been walked). Positions hold
+   * until the index next changes, so the caller keeps the texts before yielding.
+   */
+  missingTexts(from: IndexCursor | null, count: number): { rows: MissingText[]; next: IndexCursor | null } {
+    const rows: MissingText[] = [];
+    const classes = [...this.classes.keys()].sort((a, b) => a - b);
+    for (const durClass of classes) {
+      if (from !== null && durClass < from.durClass) continue;
+      const columns = this.classes.get(durClass) as ClassColumns;
+      let at = from !== null && durClass === from.durClass ? columns.lowerBound(from.startF, from.seq) : 0;
+      for (; at < columns.length; at++) {
+        if (rows.length === count) return { rows, next: { durClass, startF: columns.startF[at], seq: columns.seq[at] } };
+        if (columns.text(at) === undefined) rows.push({ holder: columns, at, seq: columns.seq[at] });
+      }
+    }
+    return { rows, next: null };
   }
 
   /**

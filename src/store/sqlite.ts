@@ -89,7 +89,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     super();
     this.db = db;
     this.stmt = prepareStatements(db);
-    this.reads = new SqlitePagedReads(this.stmt);
+    this.reads = new SqlitePagedReads(this.stmt, () => this.busy !== null);
     this.runImmediate = db.transaction((work: () => unknown) => work()).immediate;
   }
 
@@ -375,6 +375,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
 
   async close(): Promise<void> {
     await this.idle();
+    this.reads.stop();
     if (!this.db.open) return;
     // A scratch file becomes a store others read once renamed: WAL like every .annot, then synced.
     if (this.scratch) this.db.pragma('journal_mode = WAL');
