@@ -4,6 +4,7 @@ import { annotationWireJson } from '../model/wire-json.js';
 import type { AllenRelation } from '../time/allen.js';
 import type { RationalTime } from '../time/rational-time.js';
 import type { TimeInterval } from '../time/time-interval.js';
+import { InvalidInputError } from '../errors/annot-error.js';
 import { InvalidCursorError } from './errors.js';
 
 /**
@@ -128,7 +129,7 @@ export function insertionPosition(query: ReadQuery, rank: number): ReadPosition 
 
 /** The page size of a read, checked: a whole number, at least 1. */
 export function checkLimit(limit: number): number {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`read: limit must be a whole number >= 1, got ${limit}`);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidInputError(`read: limit must be a whole number >= 1, got ${limit}`);
   return limit;
 }
 
