@@ -9,11 +9,11 @@ const LAYERS = [
   ['src/model/'],
   ['src/digest/'],
   ['src/quality/'],
-  // The store contract: the interface every backend implements and its errors.
-  ['src/store/store\\.ts$', 'src/store/errors\\.ts$'],
+  // The store contract: the interface every backend implements, its paged read and its errors.
+  ['src/store/store\\.ts$', 'src/store/read-page\\.ts$', 'src/store/errors\\.ts$'],
   ['src/oplog/'],
   // Backends (memory, mapping, sqlite, postgres) and replay, which builds a memory store.
-  ['src/store/(?!store\\.ts$|errors\\.ts$)'],
+  ['src/store/(?!store\\.ts$|read-page\\.ts$|errors\\.ts$)'],
   ['src/adapters/', 'src/tracks/'],
   ['src/render/'],
   ['src/service/'],

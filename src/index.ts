@@ -95,6 +95,16 @@ export { InsufficientDataError, MetricInputError } from './quality/errors.js';
 
 // stores
 export { type AddTierOptions, type AnnotationStore } from './store/store.js';
+export {
+  readQueryKey,
+  type IntervalKey,
+  type ReadForm,
+  type ReadItem,
+  type ReadOptions,
+  type ReadPage,
+  type ReadPosition,
+  type ReadQuery,
+} from './store/read-page.js';
 export { MemoryStore, type MemoryStoreOptions, type MemoryStoreSnapshot, type StoreChange } from './store/memory.js';
 export {
   JSON_BYTES_CODEC,
@@ -114,6 +124,7 @@ export { candidateBounds, matchesIntersects, matchesRelations } from './store/re
 export {
   AnnotationNotFoundError,
   DuplicateAnnotationIdError,
+  InvalidCursorError,
   KeyMismatchError,
   StoreFormatError,
   TierInUseError,
@@ -165,6 +176,10 @@ export { ClockOutOfRangeError, PreconditionFailedError } from './oplog/errors.js
 export { AnnotationService, SERVICE_AGENT, type AnnotationInput, type AnnotationPatch, type Mutated } from './service/annotation-service.js';
 export { PreconditionRequiredError } from './service/errors.js';
 export { queryAnnotations, type QueryRequest } from './service/query-annotations.js';
+export { parseReadRequest, type ReadInput, type ReadRequest } from './service/read-request.js';
+export { LIBRARY_WORDING, plainWording, type ReadField, type ReadWording } from './service/read-wording.js';
+export { decodeCursor, encodeCursor } from './service/read-cursor.js';
+export { readPage, readPages } from './service/read-annotations.js';
 export { validateAnnotations, type ValidationSummary } from './service/validate-annotations.js';
 export { convertFile, type ConvertReport, type ConvertRequest } from './service/convert-file.js';
 export { exportFromService, importIntoService, type ImportReport, type ImportRequest } from './service/import-export.js';

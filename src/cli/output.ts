@@ -34,7 +34,7 @@ export async function writeJsonLine(value: unknown): Promise<void> {
 /** Writes texts that are already JSON, one per line, in chunks that respect backpressure. */
 export async function writeTextLines(lines: readonly string[]): Promise<void> {
   for (let at = 0; at < lines.length && !pipeClosed; at += 1000) {
-    if (!process.stdout.write(lines.slice(at, at + 1000).join('\n') + '\n')) await once(process.stdout, 'drain');
+    if (!process.stdout.write(lines.slice(at, at + 1000).join('\n') + '\n')) await drainedOrClosed();
   }
 }
 

@@ -10,39 +10,51 @@ export interface PrintQueryRequest extends QueryRequest {
   readonly time?: TimeStyle;
 }
 
+/** Annotations per page read from the store while streaming: one page is held at a time. */
+const PAGE = 1000;
+
 /**
  * `annot query`'s work: open the file (`-` is standard input, a `postgres://…?project=` URL a
- * PostgreSQL store), stream the annotations asked for as JSON lines. Shared by the oclif command
- * and the start-up fast path (bin/run.js), so both print the same bytes. Everything is imported
- * on demand: a command module stays cheap to load.
+ * PostgreSQL store), stream the annotations asked for as JSON lines, page by page through the
+ * store's paged read (the read path HTTP and MCP use). Shared by the oclif command and the
+ * start-up fast path (bin/run.js), so both print the same bytes. Everything is imported on
+ * demand: a command module stays cheap to load.
  */
 export async function printQuery(file: string, request: PrintQueryRequest): Promise<void> {
-  const [{ openAnnotationFile }, { queryAnnotations, queryAnnotationsWireJson, parseWindow }, { registerBuiltinFormats }, { annotationToOutput }, { requireTier }, { isPostgresLocation, openServiceStore, redactLocation }] =
+  const [{ openAnnotationFile }, { parseReadRequest }, { plainWording }, { readPages }, { registerBuiltinFormats }, { annotationToOutput }, { isPostgresLocation, openServiceStore, redactLocation }] =
     await Promise.all([
       import('../service/open-annotation-file.js'),
-      import('../service/query-annotations.js'),
+      import('../service/read-request.js'),
+      import('../service/read-wording.js'),
+      import('../service/read-annotations.js'),
       import('../adapters/builtin.js'),
       import('../model/wire.js'),
-      import('../service/tier-lookup.js'),
       import('../service/open-service-store.js'),
     ]);
+  const { from, time, ...query } = request;
+  // Checked before the file is opened, in the flags' own words.
+  const read = parseReadRequest({ ...query, limit: PAGE }, plainWording({ start: '--start', end: '--end', relation: '--relation', after: '--after' }, 'start again without it'));
   registerBuiltinFormats();
   const spooled = file === '-' ? await (await import('../service/standard-input.js')).spoolInput(process.stdin) : undefined;
   try {
     const store = isPostgresLocation(file)
       ? await openServiceStore(file)
-      : (await openAnnotationFile(spooled?.path ?? file, { from: request.from, rate: request.rate, sourceName: spooled ? '<stdin>' : file, report: (finding) => notice(formatFinding(finding)) })).store;
+      : (await openAnnotationFile(spooled?.path ?? file, { from, rate: request.rate, sourceName: spooled ? '<stdin>' : file, report: (finding) => notice(formatFinding(finding)) })).store;
+    const where = spooled ? 'standard input' : redactLocation(file);
+    const style = time ?? 'seconds';
     try {
-      if (request.tier !== undefined) await requireTier(store, request.tier, spooled ? 'standard input' : redactLocation(file));
-      const style = request.time ?? 'seconds';
-      if (style !== 'timecode' && parseWindow(request) !== null) {
-        // A window comes back as one list anyway: through the store's read fast path, already as JSON texts.
-        await writeTextLines(await queryAnnotationsWireJson(store, request, Number.POSITIVE_INFINITY, { seconds: style === 'seconds' }));
+      // `| head`: once the reader has gone, nothing more is read, and the exit status stays what it was.
+      if (style === 'seconds') {
+        // The surfaces' form, as the store's texts: no annotation objects on the way.
+        for await (const texts of readPages(store, read, 'wire-json', where)) {
+          await writeTextLines(texts);
+          if (stdoutClosed()) break;
+        }
         return;
       }
-      for await (const annotation of queryAnnotations(store, request)) {
-        if (stdoutClosed()) break; // `| head`: nothing more is read, and the exit status stays what it was
-        await writeJsonLine(annotationToOutput(annotation, style));
+      for await (const annotations of readPages(store, read, 'objects', where)) {
+        for (const annotation of annotations) await writeJsonLine(annotationToOutput(annotation, style));
+        if (stdoutClosed()) break;
       }
     } finally {
       await store.close();

@@ -73,6 +73,7 @@ export const ERROR_TABLE = Object.freeze({
   // (the parent's interval, the siblings), which the client resolves by editing those first.
   ANNOT_TIER_CONSTRAINT: row(409, 'an edit that would break a constraint of its tier\'s stereotype; details list the violations'),
   ANNOT_KEY_MISMATCH: row(422, 'a mapping-store write whose annotations do not sit at the key they are written under'),
+  ANNOT_INVALID_CURSOR: row(400, 'a paging cursor (?after=, the after argument) this store did not give out for this query: another window, an older annot, or damaged'),
   // Only an uploaded file is opened while answering a request: not an .annot file (or a newer one).
   ANNOT_STORE_FORMAT: row(422, 'a file or database that is not an annot store, or of a schema version this build cannot open'),
   ANNOT_PROJECT_RATE_MISMATCH: row(422, 'a project reopened with a time rate other than the one it was created with'),

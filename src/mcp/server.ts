@@ -7,6 +7,7 @@ import type { AnnotationService } from '../service/annotation-service.js';
 import { ATTR_CLOCK, ATTR_MCP_TOOL } from '../telemetry/attributes.js';
 import { recordFailure, withSpan } from '../telemetry/tracing.js';
 import { redactUrlCredentials } from '../text/secret-redaction.js';
+import { closestName } from '../text/nearest-name.js';
 import { ALLEN_RELATIONS } from '../time/allen.js';
 import { ANNOT_TOOLS, type AnnotTool } from './tools.js';
 import { toolWording } from './tool-wording.js';
@@ -44,11 +45,29 @@ export function buildMcpServer(service: AnnotationService, options: McpServerOpt
     server.registerTool(
       tool.name,
       // Strict: a misspelt argument is an error the model can correct, not a value silently dropped.
-      { title: tool.title, description: tool.description, inputSchema: z.strictObject(tool.input), outputSchema: withToolError(tool.output), annotations: tool.annotations },
+      { title: tool.title, description: tool.description, inputSchema: strictArguments(tool), outputSchema: withToolError(tool.output), annotations: tool.annotations },
       ((args: Record<string, unknown>) => runTool(tool, service, args)) as never,
     );
   }
   return server;
+}
+
+/**
+ * A tool's arguments, with no others: an unknown one is refused with the arguments the tool does
+ * take (and the nearest, when it looks like a typo), so the model can correct its call.
+ */
+function strictArguments(tool: AnnotTool): z.ZodType {
+  const names = Object.keys(tool.input);
+  return z.strictObject(tool.input, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const unknown = issue.keys.map((key) => {
+        const near = closestName(key, names);
+        return `"${key}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`;
+      });
+      return `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; ${tool.name} takes ${names.join(', ')}`;
+    },
+  });
 }
 
 /** What a failed tool call's structured content holds: the stable code, as HTTP and the CLI give it, and the message. */

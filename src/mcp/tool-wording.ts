@@ -15,9 +15,6 @@ const LIBRARY_TO_TOOL: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bstateAt\b/g, 'state_at'],
   [/\blistFormats\b/g, 'list_formats'],
   [/ or use fromSecondsLossy\b/g, ''],
-  [/--start\b/g, 'start_seconds'],
-  [/--end\b/g, 'end_seconds'],
-  [/--relation\b/g, 'relation'],
   [/--rate\b/g, 'rate'],
   [/--fps\b/g, 'fps'],
 ];

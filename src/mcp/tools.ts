@@ -7,6 +7,9 @@ import { annotationToOutput, referenceToWire, tierToWire, wireWithSeconds, type 
 import { wireJsonArray } from '../model/wire-json.js';
 import { listBodySchemas } from '../schemas/registry.js';
 import type { AnnotationService } from '../service/annotation-service.js';
+import { encodeCursor } from '../service/read-cursor.js';
+import { parseReadRequest } from '../service/read-request.js';
+import { plainWording } from '../service/read-wording.js';
 import { listFormats } from '../service/formats.js';
 import { ALLEN_RELATIONS } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
@@ -114,50 +117,63 @@ function referenceFrom(args: { asset_id?: string; start_seconds?: ToolSeconds; e
   return mediaRef(args.asset_id, intervalFromToolSeconds(args.start_seconds, args.end_seconds, args.rate, args.fps));
 }
 
+/** How the read parser words a bad query_annotations call: the arguments by name. */
+const QUERY_WORDING = plainWording({ start: 'start', end: 'end', relation: 'relation', after: 'after' }, 'pass the next of the previous answer, with the same tier, start, end and relation');
+
 const queryAnnotationsTool = defineTool({
   name: 'query_annotations',
   title: 'Find annotations',
   description:
     'Lists annotations, optionally only those of one tier and/or those whose span stands in an Allen relation to a time window. ' +
-    'With start_seconds and end_seconds (both or neither) only time-based annotations are considered; relation "intersects" (the default) ' +
+    'With start and end (both or neither) only time-based annotations are considered, ordered by start, end and id; relation "intersects" (the default) ' +
     'finds every annotation sharing some time with the window; otherwise the annotation is the left operand: "during" means strictly inside ' +
     `the window, "contains" means the annotation strictly contains it. Relations: intersects, ${ALLEN_RELATIONS.join(', ')}. ` +
-    'Without a window, every annotation (of the tier) is listed, including reviews and other annotations without a time. ' +
-    `At most limit results (default ${DEFAULT_QUERY_LIMIT}); truncated tells whether there were more.`,
+    'Without a window, every annotation (of the tier) is listed in the order it was added, including reviews and other annotations without a time. ' +
+    `Pages of at most limit results (default ${DEFAULT_QUERY_LIMIT}); while more remain, next is a cursor: call again with after set to it (and the same tier, start, end and relation) for the next page. ` +
+    'A tier that does not exist is an error naming the tiers there are.',
   input: {
-    tier: tierName.optional().describe('only annotations on this tier'),
-    start_seconds: seconds.optional().describe(`window start: ${TIME_FORMS}`),
-    end_seconds: seconds.optional().describe('window end, exclusive, in the same forms'),
+    tier: tierName.optional().describe('only annotations on this tier (it must exist: list_tiers shows them)'),
+    start: seconds.optional().describe(`window start: ${TIME_FORMS}`),
+    end: seconds.optional().describe('window end, exclusive, in the same forms'),
+    start_seconds: seconds.optional().describe('deprecated: the former name of start'),
+    end_seconds: seconds.optional().describe('deprecated: the former name of end'),
     relation: z.string().max(64).default('intersects').describe(`how an annotation relates to the window: intersects (default) or one of ${ALLEN_RELATIONS.join(', ')}`),
     rate,
     fps,
     limit: z.number().int().positive().max(MAX_QUERY_LIMIT).default(DEFAULT_QUERY_LIMIT).describe(`the most annotations to return (default ${DEFAULT_QUERY_LIMIT}, at most ${MAX_QUERY_LIMIT})`),
+    after: z.string().min(1).optional().describe('the next of the previous answer, to read the page after it'),
   },
   output: z.object({
     annotations: z.array(annotationShape),
     count: z.number().int().describe('how many annotations are in this answer'),
     truncated: z.boolean().describe('true when more annotations matched than limit'),
+    next: z.string().nullable().describe('while more annotations remain, the cursor to pass as after for the next page; else null'),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(service, args) {
-    let window: { start?: ToolSeconds; end?: ToolSeconds } = {};
-    if (args.start_seconds !== undefined || args.end_seconds !== undefined) {
-      if (args.start_seconds === undefined || args.end_seconds === undefined) {
-        throw new InvalidInputError('start_seconds and end_seconds must be given together (or neither, to list without a window)');
-      }
-      // Parsed here, so errors name the arguments; the service gets the exact pairs.
-      const interval = intervalFromToolSeconds(args.start_seconds, args.end_seconds, args.rate, args.fps);
-      window = { start: interval.start.toWire(), end: interval.end.toWire() };
-    } else if (args.relation !== 'intersects') {
-      throw new InvalidInputError(`relation "${args.relation}" compares with a window: give start_seconds and end_seconds too`);
-    }
-    // The texts GET /annotations sends (the .annot file's read fast path), read back as the output forms.
-    const found = await service.queryWireJson({ ...window, tier: args.tier, relation: args.relation, limit: args.limit + 1 });
-    const page = found.slice(0, args.limit);
-    const annotations = JSON.parse(wireJsonArray(page)) as AnnotationWire[];
-    return { result: { annotations, count: page.length, truncated: found.length > args.limit } };
+    const request = parseReadRequest({
+      tier: args.tier,
+      start: renamed(args.start, args.start_seconds, 'start'),
+      end: renamed(args.end, args.end_seconds, 'end'),
+      relation: args.relation,
+      rate: args.rate,
+      fps: args.fps,
+      after: args.after,
+      limit: args.limit,
+    }, QUERY_WORDING);
+    // The texts GET /annotations sends (the .annot file's cached wire JSON), read back as the output forms.
+    const page = await service.read(request, 'wire-json');
+    const annotations = JSON.parse(wireJsonArray(page.items)) as AnnotationWire[];
+    const next = page.next === null ? null : encodeCursor(page.next);
+    return { result: { annotations, count: annotations.length, truncated: next !== null, next } };
   },
 });
+
+/** An argument given by its name or by its deprecated one (`start_seconds`), not both. */
+function renamed(value: ToolSeconds | undefined, deprecated: ToolSeconds | undefined, name: string): ToolSeconds | undefined {
+  if (value !== undefined && deprecated !== undefined) throw new InvalidInputError(`give ${name} or ${name}_seconds (its deprecated name), not both`);
+  return value ?? deprecated;
+}
 
 const getAnnotation = defineTool({
   name: 'get_annotation',

@@ -71,7 +71,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   traceHttpRequests(app);
   const scratchDir = makeScratchFolder('annot-serve-');
   app.addHook('onClose', async () => {
-    options.service.closeListings();
     removeScratchFolder(scratchDir);
   });
 

@@ -15,13 +15,14 @@ import { AnnotationNotFoundError, TierNotFoundError } from '../store/errors.js';
 import { ATTR_ANNOTATION_COUNT, ATTR_CLOCK, ATTR_MUTATION_COUNT, ATTR_MUTATION_KINDS, ATTR_RELATION, ATTR_STORE_KIND, ATTR_TIER, ATTR_WINDOW_END, ATTR_WINDOW_START } from '../telemetry/attributes.js';
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
-import type { ResolveOptions, TimeInput } from '../time/time-input.js';
+import type { ResolveOptions } from '../time/time-input.js';
 import type { AnnotationPatch, AnnotationUpdate } from './annotation-updates.js';
 import { PreconditionRequiredError } from './errors.js';
 import { assertBatchKeepsTierConstraints, assertKeepsTierConstraints, type AnnotationEdit } from './tier-constraint-guard.js';
-import { queryAnnotations, queryAnnotationsWireJson, type QueryRequest } from './query-annotations.js';
 import { checkMutationBounds } from './mutation-bounds.js';
-import { PageContinuations, queryPage, queryWirePage, type Page, type PagePosition, type WirePage } from './query-page.js';
+import type { ReadForm, ReadItem, ReadPage } from '../store/read-page.js';
+import { readPage } from './read-annotations.js';
+import type { ReadRequest } from './read-request.js';
 
 /** The generator of annotations created through the service without a provenance of their own. */
 export const SERVICE_AGENT = 'server:annot';
@@ -43,8 +44,6 @@ export interface Mutated<T> {
  * behaviour exists once and human and agent edits share one Lamport clock.
  */
 export class AnnotationService {
-  /** Listings paged over HTTP, kept open between pages. */
-  private readonly continuations = new PageContinuations();
   /** Guarded edits, one at a time: two edits checked against the same neighbours cannot together break a constraint. */
   private editTurn: Promise<unknown> = Promise.resolve();
 
@@ -176,55 +175,26 @@ export class AnnotationService {
     return run;
   }
 
-  private queryAttributes(request: QueryRequest) {
-    return {
-      [ATTR_STORE_KIND]: this.store.kind,
-      [ATTR_TIER]: request.tier,
-      [ATTR_RELATION]: request.relation ?? (request.start !== undefined ? 'intersects' : undefined),
-      [ATTR_WINDOW_START]: spanTime(request.start),
-      [ATTR_WINDOW_END]: spanTime(request.end),
-    };
-  }
-
-  /** One page of a query (see query-page.ts): a listing of any size is read completely page by page. */
-  queryPage(request: QueryRequest, limit: number, after?: PagePosition): Promise<Page> {
-    // One page is one store query, traced as the unpaged query is.
-    return withSpan('store.query', this.queryAttributes(request), async (span) => {
-      const page = await queryPage(this.store, request, limit, after, this.continuations);
-      span.setAttribute(ATTR_ANNOTATION_COUNT, page.annotations.length);
-      return page;
-    });
-  }
-
-  /** queryPage as the surfaces send it: wire JSON texts in the seconds form, from the store's rows where it can (query-page.ts). */
-  queryWirePage(request: QueryRequest, limit: number, after?: PagePosition): Promise<WirePage> {
-    return withSpan('store.query', this.queryAttributes(request), async (span) => {
-      const page = await queryWirePage(this.store, request, limit, after, this.continuations);
+  /**
+   * One page of a parsed read (read-request.ts): HTTP, MCP and every other surface read through
+   * here, one store query per page, traced as `store.query`.
+   */
+  read<F extends ReadForm>(request: ReadRequest, form: F): Promise<ReadPage<ReadItem<F>>> {
+    return withSpan('store.query', () => this.readAttributes(request), async (span) => {
+      const page = await readPage(this.store, request, form, 'the store');
       span.setAttribute(ATTR_ANNOTATION_COUNT, page.items.length);
       return page;
     });
   }
 
-  /** queryAnnotations as wire JSON texts in the seconds form (the surfaces' answer), from the store's rows where it can. */
-  queryWireJson(request: QueryRequest & { limit?: number }): Promise<string[]> {
-    return withSpan('store.query', this.queryAttributes(request), async (span) => {
-      const found = await queryAnnotationsWireJson(this.store, request, request.limit ?? Number.POSITIVE_INFINITY, { seconds: true });
-      span.setAttribute(ATTR_ANNOTATION_COUNT, found.length);
-      return found;
-    });
-  }
-
-  queryAnnotations(request: QueryRequest & { limit?: number }): Promise<Annotation[]> {
-    return withSpan('store.query', this.queryAttributes(request), async (span) => {
-      const limit = request.limit ?? Number.POSITIVE_INFINITY;
-      const found: Annotation[] = [];
-      for await (const annotation of queryAnnotations(this.store, request)) {
-        if (found.length >= limit) break;
-        found.push(annotation);
-      }
-      span.setAttribute(ATTR_ANNOTATION_COUNT, found.length);
-      return found;
-    });
+  private readAttributes({ query }: ReadRequest) {
+    return {
+      [ATTR_STORE_KIND]: this.store.kind,
+      [ATTR_TIER]: query.tier,
+      [ATTR_RELATION]: query.window === undefined ? undefined : query.relation ?? 'intersects',
+      [ATTR_WINDOW_START]: query.window?.start.toSecondsString(),
+      [ATTR_WINDOW_END]: query.window?.end.toSecondsString(),
+    };
   }
 
   /**
@@ -257,10 +227,6 @@ export class AnnotationService {
   }
 
   /** Closes the listings kept open between pages; call before closing the store. */
-  closeListings(): void {
-    this.continuations.clear();
-  }
-
   // the op-log
 
   latestClock(): Promise<number> {
@@ -286,10 +252,6 @@ export class AnnotationService {
       return clock;
     });
   }
-}
-
-function spanTime(time: TimeInput | undefined): string | number | undefined {
-  return typeof time === 'object' ? `${time.v}/${time.r}` : time;
 }
 
 const CHANGEABLE = ['tier', 'body', 'body_schema_uri', 'confidence', 'reference'];

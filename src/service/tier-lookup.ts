@@ -8,8 +8,8 @@ import type { AnnotationStore } from '../store/store.js';
  * "no annotations" in a CI log.
  */
 export async function requireTier(store: AnnotationStore, name: string, where: string): Promise<void> {
+  if ((await store.getTier(name)) !== null) return;
   const tiers = (await store.listTiers()).map((tier) => tier.name);
-  if (tiers.includes(name)) return;
   throw new TierNotFoundError(unknownTierMessage(name, tiers, where));
 }
 

@@ -1,4 +1,4 @@
-import { AnnotError, NotFoundError } from '../errors/annot-error.js';
+import { AnnotError, InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import { LossyTimeConversionError } from '../time/errors.js';
 
 /** An annotation names a tier the store has not registered (register tiers first, parents before children). */
@@ -24,6 +24,18 @@ export class TierNotFoundError extends NotFoundError {
 /** A mapping-facade write whose annotations do not sit at the key they are written under. */
 export class KeyMismatchError extends AnnotError {
   readonly code = 'ANNOT_KEY_MISMATCH';
+}
+
+/**
+ * A paged read resumed from a position that is not one of its own: the position of another query
+ * (other window, relation or tier) or one that cannot be read (an old or damaged cursor).
+ */
+export class InvalidCursorError extends InvalidInputError {
+  override readonly code = 'ANNOT_INVALID_CURSOR';
+
+  constructor(message: string, readonly parameter?: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
 }
 
 /** A file or database that is not an annot store, or whose schema version this build cannot open. */

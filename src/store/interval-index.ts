@@ -75,6 +75,12 @@ function merge<T>(a: Node<T> | null, b: Node<T> | null): Node<T> | null {
   return pull(b);
 }
 
+/** A position in the index's order: an interval and an id. */
+export interface IndexKey {
+  readonly interval: TimeInterval;
+  readonly id: string;
+}
+
 export class IntervalIndex<T> {
   private root: Node<T> | null = null;
   private count = 0;
@@ -122,24 +128,32 @@ export class IntervalIndex<T> {
     return false;
   }
 
-  /**
-   * The values whose interval lies within `bounds` and passes `accept`, in (start, end, id)
-   * order. Subtrees are skipped when their starts fall outside the start bounds or their
-   * largest end is below `endMin`.
-   */
+  /** The values whose interval lies within `bounds` and passes `accept`, in (start, end, id) order. */
   search(bounds: CandidateBounds, accept: (interval: TimeInterval, value: T) => boolean): T[] {
+    return this.page(bounds, accept, null, Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * The first `count` of those after the key `after` (exclusive; from the first when null): an
+   * in-order walk that skips every subtree whose keys all come before `after`, whose starts fall
+   * outside the start bounds or whose largest end is below `endMin`, and stops once it has
+   * `count`. A page costs O(log n + count + the candidates it passes over), wherever it starts.
+   */
+  page(bounds: CandidateBounds, accept: (interval: TimeInterval, value: T) => boolean, after: IndexKey | null, count: number): T[] {
     const { startMin, startMax, endMin, endMax } = bounds;
     const out: T[] = [];
     const visit = (node: Node<T> | null): void => {
-      if (node === null) return;
+      if (node === null || out.length >= count) return;
       if (endMin !== null && node.maxEnd.compare(endMin) < 0) return;
       const start = node.interval.start;
       const belowMin = startMin !== null && start.compare(startMin) < 0;
       const aboveMax = startMax !== null && start.compare(startMax) > 0;
-      // Left keys start at or before this node, right keys at or after it.
-      if (!belowMin) visit(node.left);
+      // Left keys come before this node's, right keys after it; a node at or before `after` has only its right side left.
+      const pastAfter = after === null || compareKey(after.interval, after.id, node) < 0;
+      if (!belowMin && pastAfter) visit(node.left);
+      if (out.length >= count) return;
       if (
-        !belowMin && !aboveMax &&
+        pastAfter && !belowMin && !aboveMax &&
         (endMin === null || node.interval.end.compare(endMin) >= 0) &&
         (endMax === null || node.interval.end.compare(endMax) <= 0) &&
         accept(node.interval, node.value)

@@ -8,6 +8,7 @@ import { StoreFormatError } from './errors.js';
 import type { IntervalQueryKind } from './interval-query-shortcuts.js';
 import { MemoryOpLoggedStore } from './memory-op-logged.js';
 import { MemoryStore, type StoreChange } from './memory.js';
+import type { ReadForm, ReadItem, ReadOptions, ReadPage, ReadQuery } from './read-page.js';
 import type { AddTierOptions } from './store.js';
 
 /** The part of a Map a MappingStore needs. A plain `Map<string, V>` is one. */
@@ -148,6 +149,10 @@ export class MappingStore<V = unknown> extends MemoryOpLoggedStore implements Op
 
   protected queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     return relations === 'intersects' ? this.memory.intersects(query) : this.memory.relate(query, relations);
+  }
+
+  read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>> {
+    return this.memory.read(query, options);
   }
 
   byTier(tier: string): Promise<Annotation[]> {

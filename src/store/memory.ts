@@ -1,15 +1,20 @@
 import { annotationInterval, type Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
-import type { TimeInterval } from '../time/time-interval.js';
+import { TimeInterval } from '../time/time-interval.js';
 import {
   AnnotationNotFoundError,
   DuplicateAnnotationIdError,
   KeyMismatchError,
   UnknownTierError,
 } from './errors.js';
+import { InsertionOrder } from './insertion-order.js';
 import { IntervalIndex } from './interval-index.js';
 import type { IntervalQueryKind } from './interval-query-shortcuts.js';
 import { MemoryOpLoggedStore } from './memory-op-logged.js';
+import {
+  checkLimit, inForm, insertionPosition, intervalKeyOf, intervalPosition, resumeKey,
+  type IntervalKey, type ReadForm, type ReadItem, type ReadOptions, type ReadPage, type ReadQuery,
+} from './read-page.js';
 import { candidateBounds, matchesIntersects, matchesRelations } from './relation-filter.js';
 import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import type { AddTierOptions } from './store.js';
@@ -43,8 +48,10 @@ export interface MemoryStoreSnapshot {
 
 interface Entry {
   annotation: Annotation;
-  /** Insertion rank, kept across updates, so byTier can restore all() order after a tier move. */
-  seq: number;
+  /** Insertion rank, kept across updates: the listings' order and their paging key. */
+  readonly seq: number;
+  /** False once deleted (the insertion orders drop it lazily). */
+  live: boolean;
 }
 
 /** all() hands annotations out in slices of this size, so a consumer never waits on the whole store. */
@@ -52,17 +59,18 @@ const STREAM_SLICE = 1024;
 
 /**
  * The in-memory store: an id map in insertion order (JS Maps keep it, and `set` on an existing
- * key keeps the place, which is exactly "an update keeps its position"), a per-tier id map, and
- * an IntervalIndex over the annotations that have an interval. Every mutation validates the
- * whole change first and only then touches any structure, so a refused call changes nothing.
+ * key keeps the place, which is exactly "an update keeps its position"), the same order as a
+ * sorted array overall and per tier (the listings' pages seek into it by rank), and an
+ * IntervalIndex over the annotations that have an interval (window pages are its in-order
+ * walk). Every mutation validates the whole change first and only then touches any structure,
+ * so a refused call changes nothing.
  */
 export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
   readonly kind: string = 'memory';
 
   private readonly entries = new Map<string, Entry>();
-  private readonly tierMembers = new Map<string, Map<string, Annotation>>();
-  /** Tiers whose member map is out of insertion order because an update moved an annotation in. */
-  private readonly unsortedTiers = new Set<string>();
+  private readonly order = new InsertionOrder<Entry>((entry) => entry.live);
+  private readonly tierOrders = new Map<string, InsertionOrder<Entry>>();
   private readonly index = new IntervalIndex<Annotation>();
   private readonly tiers = new Map<string, Tier>();
   private readonly meta = new Map<string, string>();
@@ -187,15 +195,43 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
   }
 
   async byTier(tier: string): Promise<Annotation[]> {
-    const members = this.tierMembers.get(tier);
-    if (members === undefined) return [];
-    if (this.unsortedTiers.has(tier)) {
-      const sorted = [...members.values()].sort((a, b) => this.seqOf(a) - this.seqOf(b));
-      members.clear();
-      for (const annotation of sorted) members.set(annotation.id, annotation);
-      this.unsortedTiers.delete(tier);
+    const members = this.tierOrders.get(tier);
+    return members === undefined ? [] : [...members.after(-1)].map((entry) => entry.annotation);
+  }
+
+  async read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>> {
+    const limit = checkLimit(options.limit);
+    const resume = resumeKey(query, options.after);
+    if (query.window === undefined) {
+      const listing = query.tier === undefined ? this.order : this.tierOrders.get(query.tier);
+      const found: Entry[] = [];
+      for (const entry of listing?.after((resume as number | null) ?? -1) ?? []) {
+        found.push(entry);
+        if (found.length > limit) break;
+      }
+      const page = found.slice(0, limit);
+      const next = found.length > limit ? insertionPosition(query, page[page.length - 1].seq) : null;
+      return { items: inForm(page.map((entry) => entry.annotation), options.form), next };
     }
-    return [...members.values()];
+    const hits = this.windowPage(query, resume as IntervalKey | null, limit + 1);
+    const page = hits.slice(0, limit);
+    const next = hits.length > limit ? intervalPosition(query, intervalKeyOf(page[page.length - 1])) : null;
+    return { items: inForm(page, options.form), next };
+  }
+
+  /** The first `count` hits of a window read after `after`: the interval index's in-order walk from that key. */
+  private windowPage(query: ReadQuery, after: IntervalKey | null, count: number): Annotation[] {
+    const window = query.window as TimeInterval;
+    const relation = query.relation ?? 'intersects';
+    const relations: IntervalQueryKind = relation === 'intersects' ? 'intersects' : [relation];
+    const bounds = candidateBounds(window, relations);
+    if (bounds === null) return [];
+    const { tier } = query;
+    const accept = (interval: TimeInterval, annotation: Annotation): boolean =>
+      (tier === undefined || annotation.tier === tier) &&
+      (relations === 'intersects' ? matchesIntersects(interval, window) : matchesRelations(interval, window, relations));
+    const from = after === null ? null : { interval: new TimeInterval(after.start, after.end), id: after.id };
+    return this.index.page(bounds, accept, from, count);
   }
 
   async atTier(tier: string, query: TimeInterval): Promise<Annotation[]> {
@@ -289,13 +325,11 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     );
   }
 
-  private seqOf(annotation: Annotation): number {
-    return (this.entries.get(annotation.id) as Entry).seq;
-  }
-
   private insert(annotation: Annotation): void {
-    this.entries.set(annotation.id, { annotation, seq: this.nextSeq++ });
-    this.members(annotation.tier).set(annotation.id, annotation);
+    const entry: Entry = { annotation, seq: this.nextSeq++, live: true };
+    this.entries.set(annotation.id, entry);
+    this.order.append(entry);
+    this.members(annotation.tier).append(entry);
     const interval = annotationInterval(annotation);
     if (interval !== null) this.index.insert(interval, annotation.id, annotation);
   }
@@ -304,12 +338,10 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     const entry = this.entries.get(annotation.id) as Entry;
     const old = entry.annotation;
     entry.annotation = annotation;
-    if (old.tier === annotation.tier) {
-      this.members(old.tier).set(annotation.id, annotation);
-    } else {
-      this.dropMember(old);
-      this.members(annotation.tier).set(annotation.id, annotation);
-      this.unsortedTiers.add(annotation.tier);
+    if (old.tier !== annotation.tier) {
+      // The entry leaves its tier's order (dropped lazily) and joins the new one at its rank.
+      this.leaveTier(old.tier);
+      this.members(annotation.tier).insert(entry);
     }
     const before = annotationInterval(old);
     const after = annotationInterval(annotation);
@@ -323,28 +355,29 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
   }
 
   private remove(annotation: Annotation): void {
+    const entry = this.entries.get(annotation.id) as Entry;
+    entry.live = false;
     this.entries.delete(annotation.id);
-    this.dropMember(annotation);
+    this.order.leave();
+    this.leaveTier(annotation.tier);
     const interval = annotationInterval(annotation);
     if (interval !== null) this.index.remove(interval, annotation.id);
   }
 
-  private members(tier: string): Map<string, Annotation> {
-    let members = this.tierMembers.get(tier);
+  /** The insertion order of a tier's live members, made on its first annotation. */
+  private members(tier: string): InsertionOrder<Entry> {
+    let members = this.tierOrders.get(tier);
     if (members === undefined) {
-      members = new Map();
-      this.tierMembers.set(tier, members);
+      members = new InsertionOrder<Entry>((entry) => entry.live && entry.annotation.tier === tier);
+      this.tierOrders.set(tier, members);
     }
     return members;
   }
 
-  private dropMember(annotation: Annotation): void {
-    const members = this.tierMembers.get(annotation.tier);
+  private leaveTier(tier: string): void {
+    const members = this.tierOrders.get(tier);
     if (members === undefined) return;
-    members.delete(annotation.id);
-    if (members.size === 0) {
-      this.tierMembers.delete(annotation.tier);
-      this.unsortedTiers.delete(annotation.tier);
-    }
+    members.leave();
+    if (members.isEmpty) this.tierOrders.delete(tier);
   }
 }

@@ -20,6 +20,10 @@ import { PG_SCHEMA } from './postgres-schema.js';
 import { parseStoreUrl } from './postgres-url.js';
 import { ProjectRate, ROW_JSON, SELECT_COLUMNS, clampInt8, decodeAnnotation, decodeTier, decodeTuple, spanText, type AnnotationRow, type TierRow } from './postgres-rows.js';
 import { PendingOverlap, PgWriter, overlapConstraintName, resolveOverlap } from './postgres-writer.js';
+import {
+  checkLimit, compareIntervalKeys, inForm, insertionPosition, intervalKeyOf, intervalPosition, resumeKey,
+  type IntervalKey, type ReadForm, type ReadItem, type ReadOptions, type ReadPage, type ReadQuery,
+} from './read-page.js';
 import type { AddTierOptions } from './store.js';
 
 export { parseStoreUrl, redactStoreUrl, type StoreUrl } from './postgres-url.js';
@@ -213,6 +217,21 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     return this.window(query, relations);
   }
 
+  /** One keyset page (read-page.ts): a row comparison and a LIMIT on (start_n, end_n, id), or on seq for a listing. */
+  async read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>> {
+    const limit = checkLimit(options.limit);
+    const resume = resumeKey(query, options.after);
+    if (query.window === undefined) {
+      const { annotations, ranks } = await this.listingPage(query, resume as number | null, limit + 1);
+      const next = annotations.length > limit ? insertionPosition(query, ranks[limit - 1]) : null;
+      return { items: inForm(annotations.slice(0, limit), options.form), next };
+    }
+    const hits = await this.windowPage(query, resume as IntervalKey | null, limit + 1);
+    const page = hits.slice(0, limit);
+    const next = hits.length > limit ? intervalPosition(query, intervalKeyOf(page[page.length - 1])) : null;
+    return { items: inForm(page, options.form), next };
+  }
+
   async byTier(tier: string): Promise<Annotation[]> {
     return (await this.tuples(`${T}.annotations WHERE pid = $1 AND tier = $2`, 'seq', [this.pid, tier])).map(decodeTuple);
   }
@@ -363,10 +382,24 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
    * which meets [min(A, B - 1), max(A, B - 1)]; the other two bounds are plain filters.
    */
   private async window(query: TimeInterval, relations: IntervalQueryKind, tier?: string): Promise<Annotation[]> {
-    const bounds = candidateBounds(query, relations);
-    if (bounds === null) return [];
-    const rate = this.projectRate;
     const values: unknown[] = [this.pid];
+    const where = this.windowConditions(query, relations, tier, values);
+    if (where === null) return [];
+    const tuples = await this.tuples(`${T}.annotations WHERE ${where.join(' AND ')}`, 'start_n, end_n, id', values);
+    const keep = windowFilter(query, relations);
+    const hits: Annotation[] = [];
+    for (const tuple of tuples) {
+      const annotation = decodeTuple(tuple);
+      if (keep(annotationInterval(annotation) as TimeInterval)) hits.push(annotation);
+    }
+    return hits;
+  }
+
+  /** The WHERE conditions of a window query (their values pushed onto `values`, which starts with the pid); null when nothing can match. */
+  private windowConditions(query: TimeInterval, relations: IntervalQueryKind, tier: string | undefined, values: unknown[]): string[] | null {
+    const bounds = candidateBounds(query, relations);
+    if (bounds === null) return null;
+    const rate = this.projectRate;
     const where: string[] = ['pid = $1'];
     const param = (value: unknown): string => `$${values.push(value)}`;
     const exactStart = relations === 'intersects' ? rate.exactOrNull(query.start) : null;
@@ -383,17 +416,82 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
       if (bounds.endMax !== null) where.push(`end_n <= ${param(String(clampInt8(rate.floor(bounds.endMax))))}::int8`);
     }
     if (tier !== undefined) where.push(`tier = ${param(tier)}`);
-    const tuples = await this.tuples(`${T}.annotations WHERE ${where.join(' AND ')}`, 'start_n, end_n, id', values);
-    const keep =
-      relations === 'intersects'
-        ? (x: TimeInterval) => matchesIntersects(x, query)
-        : (x: TimeInterval) => matchesRelations(x, query, relations);
+    return where;
+  }
+
+  /**
+   * The first `count` hits of a window read after `after`, in (start_n, end_n, id) order, which is
+   * the exact order (ticks at one rate, uuids by bytes as their lower-case text sorts). Every
+   * page after the first is a keyset on the btree (pid, start_n, end_n): `(start_n, end_n, id) >
+   * key ... LIMIT`, which starts at the key, so it costs O(limit) however far it is (see
+   * keysetConditions for the first). Rows the exact recheck drops are made up by reading on from
+   * the last row read.
+   */
+  private async windowPage(query: ReadQuery, after: IntervalKey | null, count: number): Promise<Annotation[]> {
+    const window = query.window as TimeInterval;
+    const relation = query.relation ?? 'intersects';
+    if (relation !== 'intersects') holds(relation, window, window); // an unknown name throws its teaching error here
+    const relations: IntervalQueryKind = relation === 'intersects' ? 'intersects' : [relation];
+    const keep = windowFilter(window, relations);
     const hits: Annotation[] = [];
-    for (const tuple of tuples) {
-      const annotation = decodeTuple(tuple);
-      if (keep(annotationInterval(annotation) as TimeInterval)) hits.push(annotation);
+    for (let key = after; hits.length < count;) {
+      const values: unknown[] = [this.pid];
+      const where = this.keysetConditions(window, relations, query.tier, key, values);
+      if (where === null) break;
+      const wanted = count - hits.length;
+      const tuples = await this.tuples(`(SELECT * FROM ${T}.annotations WHERE ${where.join(' AND ')} ORDER BY start_n, end_n, id LIMIT $${values.push(wanted)}) AS page`, 'start_n, end_n, id', values);
+      for (const tuple of tuples) {
+        const annotation = decodeTuple(tuple);
+        const read = intervalKeyOf(annotation);
+        if ((key === null || compareIntervalKeys(read, key) > 0) && keep(annotationInterval(annotation) as TimeInterval)) hits.push(annotation);
+        key = read;
+      }
+      if (tuples.length < wanted) break;
     }
     return hits;
+  }
+
+  /**
+   * A page's conditions on the btree (pid, start_n, end_n): the window's bounds as tick ranges (a
+   * hull, exact or looser: ticks are whole numbers) and, after the first page, the row comparison
+   * after the key. The first page also has the GiST condition, so the planner takes whichever
+   * index costs less for this window: a small window far into the project through the GiST, a
+   * large one in btree order up to the LIMIT. Null when nothing can match.
+   */
+  private keysetConditions(query: TimeInterval, relations: IntervalQueryKind, tier: string | undefined, key: IntervalKey | null, values: unknown[]): string[] | null {
+    const where = key === null ? this.windowConditions(query, relations, tier, values) : ['pid = $1', this.afterCondition(key, values)];
+    const bounds = candidateBounds(query, relations);
+    if (where === null || bounds === null) return null;
+    const rate = this.projectRate;
+    const param = (value: bigint): string => `$${values.push(String(clampInt8(value)))}::int8`;
+    where.push('start_n IS NOT NULL');
+    if (bounds.startMin !== null) where.push(`start_n >= ${param(rate.ceil(bounds.startMin))}`);
+    if (bounds.startMax !== null) where.push(`start_n <= ${param(rate.floor(bounds.startMax))}`);
+    if (bounds.endMin !== null) where.push(`end_n >= ${param(rate.ceil(bounds.endMin))}`);
+    if (bounds.endMax !== null) where.push(`end_n <= ${param(rate.floor(bounds.endMax))}`);
+    if (key !== null && tier !== undefined) where.push(`tier = $${values.push(tier)}`);
+    return where;
+  }
+
+  /** `(start_n, end_n, id) > key`; a key between ticks (not one this store gave out) gets a looser bound, and the exact comparison in windowPage decides. */
+  private afterCondition(key: IntervalKey, values: unknown[]): string {
+    const param = (value: unknown): string => `$${values.push(value)}`;
+    const start = this.projectRate.exactOrNull(key.start);
+    const end = this.projectRate.exactOrNull(key.end);
+    if (start !== null && end !== null && isUuid(key.id)) {
+      const startTicks = param(String(clampInt8(start)));
+      return `start_n >= ${startTicks}::int8 AND (start_n, end_n, id) > (${startTicks}::int8, ${param(String(clampInt8(end)))}::int8, ${param(key.id)}::uuid)`;
+    }
+    return `(start_n, end_n) >= (${param(String(clampInt8(this.projectRate.floor(key.start))))}::int8, ${param(String(clampInt8(this.projectRate.floor(key.end))))}::int8)`;
+  }
+
+  /** A page of the insertion order, all tiers or one: the keyset on seq, as all() reads it. */
+  private async listingPage(query: ReadQuery, after: number | null, count: number): Promise<{ annotations: Annotation[]; ranks: number[] }> {
+    const values: unknown[] = [this.pid, after ?? 0];
+    const tier = query.tier === undefined ? '' : `AND tier = $${values.push(query.tier)}`;
+    const limit = `LIMIT $${values.push(count)}`;
+    const tuples = await this.tuples(`(SELECT * FROM ${T}.annotations WHERE pid = $1 AND seq > $2 ${tier} ORDER BY seq ${limit}) AS page`, 'seq', values);
+    return { annotations: tuples.map(decodeTuple), ranks: tuples.map((tuple) => Number(tuple[17])) };
   }
 
   /** A key's ticks at the project rate, or null when it falls between ticks (so no row sits at it). */
@@ -462,6 +560,13 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
 /** Statement names by SQL text; reads have a handful of shapes, so the map stays small. */
 const STATEMENT_NAMES = new Map<string, string>();
 const MAX_STATEMENTS = 64;
+
+/** The exact recheck of a window's candidates. */
+function windowFilter(query: TimeInterval, relations: IntervalQueryKind): (interval: TimeInterval) => boolean {
+  return relations === 'intersects'
+    ? (interval: TimeInterval) => matchesIntersects(interval, query)
+    : (interval: TimeInterval) => matchesRelations(interval, query, relations);
+}
 
 function statementName(text: string): string | null {
   let name = STATEMENT_NAMES.get(text);

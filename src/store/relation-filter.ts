@@ -1,5 +1,5 @@
 import { holds, intersects, type AllenRelation } from '../time/allen.js';
-import type { RationalTime } from '../time/rational-time.js';
+import { compareTicks, type RationalTime } from '../time/rational-time.js';
 import type { TimeInterval } from '../time/time-interval.js';
 
 /**
@@ -18,6 +18,31 @@ export function matchesRelations(interval: TimeInterval, query: TimeInterval, re
 /** The recheck for `intersects(q)` and `atTier(tier, q)`: shares time with q, points included. */
 export function matchesIntersects(interval: TimeInterval, query: TimeInterval): boolean {
   return intersects(interval, query);
+}
+
+/** An interval as ticks over rates, without RationalTime objects. */
+export interface TickInterval {
+  readonly startV: number;
+  readonly startR: number;
+  readonly endV: number;
+  readonly endR: number;
+}
+
+/**
+ * matchesIntersects for intervals held as ticks, the same answer (allen.ts `intersects`) with
+ * compareTicks: a window read's hot loop checks a hundred candidates without building a time.
+ */
+export function intersectsTicks(query: TimeInterval): (interval: TickInterval) => boolean {
+  const { v: qsv, r: qsr } = query.start;
+  const { v: qev, r: qer } = query.end;
+  const queryPoint = query.isPoint;
+  return ({ startV, startR, endV, endR }) => {
+    const point = compareTicks(startV, startR, endV, endR) === 0;
+    if (point && queryPoint) return compareTicks(startV, startR, qsv, qsr) === 0;
+    if (point) return compareTicks(qsv, qsr, startV, startR) <= 0 && compareTicks(startV, startR, qev, qer) < 0;
+    if (queryPoint) return compareTicks(startV, startR, qsv, qsr) <= 0 && compareTicks(qsv, qsr, endV, endR) < 0;
+    return compareTicks(startV, startR, qev, qer) < 0 && compareTicks(qsv, qsr, endV, endR) < 0;
+  };
 }
 
 /**

@@ -1,9 +1,14 @@
 import type Database from 'better-sqlite3';
 import { SELECT, WRITE_COLUMNS } from './sqlite-rows.js';
-import { WIRE_KEY_SELECT, WIRE_SELECT } from './sqlite-wire-json.js';
+import { WARM_SELECT } from './sqlite-warm-windows.js';
+import { WIRE_SELECT } from './sqlite-wire-json.js';
 
 /** One duration class's key range: the interval index's pre-filter (sqlite-interval-index.ts). */
 const RANGE = 'dur_class = ? AND start_f BETWEEN ? AND ? AND end_f BETWEEN ? AND ?';
+/** A window page's rows of one class after (start_f, seq): the keyset on the index (dur_class, start_f, rowid). */
+const WINDOW_PAGE = 'dur_class = ? AND (start_f, seq) > (?, ?) AND start_f <= ? AND end_f BETWEEN ? AND ?';
+/** Rows picked by rowid from a JSON array of rowids. */
+const BY_SEQS = 'seq IN (SELECT value FROM json_each(?))';
 /** Rows per page of every paged read (all(), intervals()). */
 export const PAGE = 512;
 
@@ -11,7 +16,10 @@ export const PAGE = 512;
 export type SqliteStatements = Readonly<Record<StatementName, Database.Statement>>;
 
 type StatementName =
-  'dataVersion' | 'latestClock' | 'appendOp' | 'readOps' | 'getFileMeta' | 'insert' | 'update' | 'getById' | 'deleteById' | 'deleteBySeq' | 'count' | 'page' | 'byTier' | 'referringTo' | 'candidates' | 'tierCandidates' | 'wireCandidates' | 'wireTierCandidates' | 'wireKeyCandidates' | 'wireKeyTierCandidates' | 'wireBySeq' | 'keyCandidates' | 'keyPage' | 'addClass' | 'listClasses' | 'listTierNames' | 'getTier' | 'listTiers' | 'upsertTier' | 'setMeta' | 'getMeta' | 'listMeta';
+  | 'dataVersion' | 'latestClock' | 'appendOp' | 'readOps' | 'getFileMeta' | 'insert' | 'update' | 'getById' | 'keyById' | 'idBySeq' | 'deleteById' | 'deleteBySeq'
+  | 'count' | 'page' | 'pageOnTier' | 'wirePage' | 'wirePageOnTier' | 'rowsBySeqs' | 'wireBySeqs' | 'byTier' | 'referringTo' | 'candidates' | 'tierCandidates'
+  | 'windowPage' | 'windowPageOnTier' | 'warmRows' | 'warmBySeqs' | 'warmNewer' | 'keyCandidates' | 'keyPage' | 'addClass' | 'listClasses' | 'listTierNames'
+  | 'getTier' | 'listTiers' | 'upsertTier' | 'setMeta' | 'getMeta' | 'listMeta';
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
   const insertColumns = ['id', ...WRITE_COLUMNS];
@@ -24,19 +32,26 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     insert: db.prepare(`INSERT INTO annotations (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`),
     update: db.prepare(`UPDATE annotations SET ${WRITE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`),
     getById: db.prepare(`SELECT ${SELECT} FROM annotations WHERE id = ?`).raw(),
-    deleteById: db.prepare(`DELETE FROM annotations WHERE id = ? RETURNING ${SELECT}`).raw(),
+    keyById: db.prepare('SELECT seq, dur_class, start_f FROM annotations WHERE id = ?').raw(),
+    idBySeq: db.prepare('SELECT lower(hex(id)) FROM annotations WHERE seq = ?').pluck(),
+    deleteById: db.prepare(`DELETE FROM annotations WHERE id = ? RETURNING ${SELECT}, seq, dur_class, start_f`).raw(),
     deleteBySeq: db.prepare('DELETE FROM annotations WHERE seq = ?'),
     count: db.prepare('SELECT count(*) FROM annotations').pluck(),
     page: db.prepare(`SELECT ${SELECT}, seq FROM annotations WHERE seq > ? ORDER BY seq LIMIT ?`).raw(),
+    pageOnTier: db.prepare(`SELECT ${SELECT}, seq FROM annotations WHERE seq > ? AND tier = ? ORDER BY seq LIMIT ?`).raw(),
+    wirePage: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE seq > ? ORDER BY seq LIMIT ?`).raw(),
+    wirePageOnTier: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE seq > ? AND tier = ? ORDER BY seq LIMIT ?`).raw(),
+    rowsBySeqs: db.prepare(`SELECT ${SELECT}, seq FROM annotations WHERE ${BY_SEQS}`).raw(),
+    wireBySeqs: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${BY_SEQS}`).raw(),
     byTier: db.prepare(`SELECT ${SELECT} FROM annotations WHERE tier = ? ORDER BY seq`).raw(),
     referringTo: db.prepare(`SELECT ${SELECT} FROM annotations WHERE tier = ? AND target_id = ? ORDER BY seq`).raw(),
     candidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE}`).raw(),
     tierCandidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
-    wireCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE}`).raw(),
-    wireTierCandidates: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
-    wireKeyCandidates: db.prepare(`SELECT ${WIRE_KEY_SELECT} FROM annotations WHERE ${RANGE}`).raw(),
-    wireKeyTierCandidates: db.prepare(`SELECT ${WIRE_KEY_SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
-    wireBySeq: db.prepare(`SELECT ${WIRE_SELECT} FROM annotations WHERE seq = ?`).raw(),
+    windowPage: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${WINDOW_PAGE} ORDER BY start_f, seq LIMIT ?`).raw(),
+    windowPageOnTier: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${WINDOW_PAGE} AND tier = ? ORDER BY start_f, seq LIMIT ?`).raw(),
+    warmRows: db.prepare(`SELECT ${WARM_SELECT} FROM annotations WHERE dur_class IS NOT NULL ORDER BY dur_class, start_f, seq`).raw(),
+    warmBySeqs: db.prepare(`SELECT ${WARM_SELECT} FROM annotations WHERE ${BY_SEQS} AND dur_class IS NOT NULL`).raw(),
+    warmNewer: db.prepare(`SELECT ${WARM_SELECT} FROM annotations WHERE seq > ? AND dur_class IS NOT NULL ORDER BY seq LIMIT ?`).raw(),
     keyCandidates: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${RANGE}`).raw(),
     keyPage: db.prepare(
       'SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations ' +

@@ -14,13 +14,12 @@ import { busyAsInUse, openAnnotDatabase, type OpenedDatabase } from './sqlite-op
 import { writeFailure } from '../io/write-failure.js';
 import { candidateRanges, keyRange, type CandidateRange } from './sqlite-interval-index.js';
 import { distinctIntervals } from './sqlite-interval-scan.js';
-import { candidateRows, decodeOpRow, selectWindow } from './sqlite-reads.js';
+import { decodeOpRow, selectWindow } from './sqlite-reads.js';
 import { DUR_CLASS_PARAM, decode, decodeTier, encodeRow, idToBlob, type KeyRow, type OpRow, type PagedRow, type Row, type TierRow } from './sqlite-rows.js';
+import { SqlitePagedReads } from './sqlite-paged-reads.js';
 import { PAGE, prepareStatements, type SqliteStatements } from './sqlite-statements.js';
-import type { WireJsonOptions } from '../model/wire-json.js';
-import { keyedWireJsonOfWindow, wireJsonOfRow, wireJsonOfWindow, type WireKeyRow, type WireRow } from './sqlite-wire-json.js';
-import { WireJsonCache } from './wire-json-cache.js';
 import { beginInsertBatch, type InsertBatch } from './sqlite-writes.js';
+import type { ReadForm, ReadItem, ReadOptions, ReadPage, ReadQuery } from './read-page.js';
 import { annotationEtag, ifMatchSatisfied } from '../digest/etag.js';
 import { PreconditionFailedError } from '../oplog/errors.js';
 import type { Mutation } from '../oplog/mutation.js';
@@ -59,8 +58,8 @@ export interface SqliteStoreOptions {
  * The class holds the connection, its caches and the transaction discipline, and composes the
  * parts: the file checks (sqlite-file.ts), schema and migrations (sqlite-schema.ts,
  * sqlite-migrations.ts), the statements (sqlite-statements.ts), the row codec (sqlite-rows.ts),
- * reads (sqlite-reads.ts, sqlite-wire-json.ts), inserts (sqlite-writes.ts) and the interval
- * index (sqlite-interval-index.ts, sqlite-interval-scan.ts).
+ * reads (sqlite-reads.ts, and the paged read with its caches in sqlite-paged-reads.ts), inserts
+ * (sqlite-writes.ts) and the interval index (sqlite-interval-index.ts, sqlite-interval-scan.ts).
  */
 export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore {
   readonly kind = 'sqlite';
@@ -73,8 +72,8 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
   private classes: number[] = [];
   private classSet = new Set<number>();
   private seenDataVersion = -1;
-  /** The seconds-form wire JSON of rows read lately (intersectsWireJson); cleared by every change. */
-  private readonly wireCache = new WireJsonCache();
+  /** The paged read, with the texts and the interval index it keeps between reads. */
+  private readonly reads: SqlitePagedReads;
   /** Held while an addMany over an async iterable keeps its transaction open across awaits. */
   private busy: Promise<void> | null = null;
 
@@ -92,6 +91,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     const db = opened.db;
     this.db = db;
     this.stmt = prepareStatements(db);
+    this.reads = new SqlitePagedReads(this.stmt, () => this.busy !== null);
     this.runImmediate = db.transaction((work: () => unknown) => work()).immediate;
   }
 
@@ -239,37 +239,10 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     return this.select(candidateRanges(query, relations, this.knownClasses()), (x) => matchesRelations(x, query, relations));
   }
 
-  /**
-   * intersects (or atTier with a tier) as wire JSON texts, straight from the rows: the read fast
-   * path of GET /annotations and `annot query` (sqlite-wire-json.ts).
-   */
-  async intersectsWireJson(query: TimeInterval, tier?: string, options: WireJsonOptions = {}): Promise<string[]> {
+  /** One keyset page (read-page.ts): a LIMIT per duration class on the interval index, or on the rowid for a listing (sqlite-paged-reads.ts). */
+  async read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>> {
     await this.idle();
-    const ranges = candidateRanges(query, ['intersects'], this.knownClasses());
-    if (options.seconds) {
-      // The surfaces' form: keys from the index, texts from the cache. A window with rows not seen
-      // yet reads them whole in one query (as below) and keeps their texts.
-      const keys = candidateRows<WireKeyRow>(ranges, tier, this.stmt.wireKeyCandidates, this.stmt.wireKeyTierCandidates);
-      if (keys.some((key) => !this.wireCache.has(key[0]))) {
-        for (const row of this.wireRows(ranges, tier)) if (!this.wireCache.has(row[18])) this.wireCache.set(row[18], wireJsonOfRow(row, options));
-      }
-      return keyedWireJsonOfWindow(keys, query, (rowid) => this.cachedWireJson(rowid));
-    }
-    return wireJsonOfWindow(this.wireRows(ranges, tier), query, options);
-  }
-
-  private wireRows(ranges: readonly CandidateRange[], tier: string | undefined): WireRow[] {
-    return candidateRows<WireRow>(ranges, tier, this.stmt.wireCandidates, this.stmt.wireTierCandidates);
-  }
-
-  /** A row's text from the cache; read from its row when the cache let it go meanwhile. */
-  private cachedWireJson(rowid: number): string {
-    let text = this.wireCache.get(rowid);
-    if (text === undefined) {
-      text = wireJsonOfRow(this.stmt.wireBySeq.get(rowid) as WireRow, { seconds: true });
-      this.wireCache.set(rowid, text);
-    }
-    return text;
+    return this.reads.read(query, options, this.knownClasses());
   }
 
   async byTier(tier: string): Promise<Annotation[]> {
@@ -374,6 +347,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
 
   async close(): Promise<void> {
     await this.idle();
+    this.reads.stop();
     if (!this.db.open) return;
     // A scratch file becomes a store others read once renamed: WAL like every .annot, then synced.
     try {
@@ -394,6 +368,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
   /** Inserts of one transaction (sqlite-writes.ts), checking each annotation's tier. */
   private beginBatch(): InsertBatch {
     this.refresh();
+    this.reads.inserted();
     return beginInsertBatch(this.db, this.stmt, { check: (a) => this.checkTier(a), encode: (a) => this.encode(a) });
   }
 
@@ -438,19 +413,23 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
 
   private updateNow(annotation: Annotation): void {
     this.refresh();
-    this.wireCache.clear();
     this.checkTier(annotation);
+    const blob = idToBlob(annotation.id);
+    const key = this.stmt.keyById.get(blob) as [seq: number, durClass: number | null, startF: number | null] | undefined;
+    if (key === undefined) throw new AnnotationNotFoundError(`update: the store holds no annotation ${annotation.id}; add it instead`);
+    this.reads.changed(key[0], key[1] === null ? null : { durClass: key[1], startF: key[2] as number });
     const params = this.encode(annotation).slice(1);
-    params.push(idToBlob(annotation.id));
-    const { changes } = this.stmt.update.run(params);
-    if (changes === 0) throw new AnnotationNotFoundError(`update: the store holds no annotation ${annotation.id}; add it instead`);
+    params.push(blob);
+    this.stmt.update.run(params);
   }
 
   private deleteNow(id: string): Annotation | null {
     if (!isUuid(id)) return null;
-    this.wireCache.clear();
-    const row = this.stmt.deleteById.get(idToBlob(id)) as Row | undefined;
-    return row === undefined ? null : decode(row);
+    this.refresh();
+    const row = this.stmt.deleteById.get(idToBlob(id)) as [...Row, seq: number, durClass: number | null, startF: number | null] | undefined;
+    if (row === undefined) return null;
+    this.reads.changed(row[10], row[11] === null ? null : { durClass: row[11], startF: row[12] as number });
+    return decode(row as unknown as Row);
   }
 
   private setMetaNow(key: string, value: string): void {
@@ -460,12 +439,13 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
 
   /** Deletes every row at exactly `key` (by value, any rate) and returns how many. */
   private removeAt(key: TimeInterval): number {
-    this.wireCache.clear();
+    this.refresh();
     const range = keyRange(key);
     let removed = 0;
     for (const row of this.stmt.keyCandidates.all(range.durClass, range.startLo, range.startHi, range.endLo, range.endHi) as KeyRow[]) {
       const interval = new TimeInterval(new RationalTime(row[2], row[3]), new RationalTime(row[4], row[5]));
       if (!interval.equals(key)) continue;
+      this.reads.changed(row[1], { durClass: range.durClass, startF: row[0] });
       this.stmt.deleteBySeq.run(row[1]);
       removed++;
     }
@@ -515,7 +495,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     const version = this.stmt.dataVersion.get() as number;
     if (version === this.seenDataVersion) return;
     this.seenDataVersion = version;
-    this.wireCache.clear();
+    this.reads.reset();
     this.classSet = new Set(this.stmt.listClasses.all() as number[]);
     this.classes = [...this.classSet].sort((a, b) => a - b);
     this.tierNames = new Set(this.stmt.listTierNames.all() as string[]);

@@ -2,6 +2,7 @@ import type { Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
 import type { AllenRelation } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
+import type { ReadForm, ReadItem, ReadOptions, ReadPage, ReadQuery } from './read-page.js';
 
 /** Options of addTier. `enforceNoOverlap` is honoured by the PostgreSQL store (a database constraint). */
 export interface AddTierOptions {
@@ -25,6 +26,8 @@ export interface AddTierOptions {
  *   (AnnotationRef).
  * - Query results are ordered by interval start, then end (rational values), then id; `all()`
  *   streams in insertion order (an update keeps the position).
+ * - `read` is the paged form of both (read-page.ts): a window read in that order, a listing in
+ *   insertion order, each page resuming after the key of the last one, at the cost of one page.
  * - The mapping facade treats the store as a map from an interval (by rational value, so
  *   [1/2, 1) and [2/4, 4/4) are one key) to the annotations at exactly that interval.
  */
@@ -49,6 +52,9 @@ export interface AnnotationStore {
   setMeta(key: string, value: string): Promise<void>;
   getMeta(key: string): Promise<string | null>;
   listMeta(): Promise<Record<string, string>>;
+
+  /** One keyset page of a query (read-page.ts); the surfaces' one read path. */
+  read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>>;
 
   intersects(query: TimeInterval): Promise<Annotation[]>;
   during(query: TimeInterval): Promise<Annotation[]>;

@@ -35,12 +35,19 @@ export function isTracingActive(): boolean {
  * within (across awaits) become its children. A throw is recorded on the span as an exception
  * event with status ERROR (and the `ANNOT_...` code of our own errors) and rethrown unchanged.
  * Without a registered SDK this is a plain call of `fn` with a span that records nothing: no
- * context switch, no allocation beyond the check.
+ * context switch, no allocation beyond the check. Attributes that cost something to spell may be
+ * given as a function, called only when the span records.
  */
-export async function withSpan<T>(name: string, attributes: SpanAttributeValues, fn: (span: Span) => Promise<T> | T, options: SpanOptions = {}): Promise<T> {
+export async function withSpan<T>(
+  name: string,
+  attributes: SpanAttributeValues | (() => SpanAttributeValues),
+  fn: (span: Span) => Promise<T> | T,
+  options: SpanOptions = {},
+): Promise<T> {
   const tracer = activeTracer();
   if (!tracer) return fn(NON_RECORDING_SPAN);
-  return tracer.startActiveSpan(name, { ...options, attributes: { ...options.attributes, ...definedAttributes(attributes) } }, async (span) => {
+  const values = typeof attributes === 'function' ? attributes() : attributes;
+  return tracer.startActiveSpan(name, { ...options, attributes: { ...options.attributes, ...definedAttributes(values) } }, async (span) => {
     try {
       return await fn(span);
     } catch (error) {

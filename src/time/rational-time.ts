@@ -1,6 +1,22 @@
 import { divideRounding, fractionToDecimal, parseSeconds, type Fraction, type RoundingMode } from './decimal.js';
 import { InvalidTimeError, LossyTimeConversionError } from './errors.js';
 
+/**
+ * -1, 0 or 1 by the rational values av/ar and bv/br (safe integers, positive rates), for code
+ * that holds ticks without RationalTime objects. v / r is the quotient correctly rounded, which
+ * is monotone: different floats already order the exact values, and only equal floats need the
+ * cross-multiplication in BigInt.
+ */
+export function compareTicks(av: number, ar: number, bv: number, br: number): -1 | 0 | 1 {
+  if (ar === br) return av < bv ? -1 : av > bv ? 1 : 0;
+  const x = av / ar;
+  const y = bv / br;
+  if (x !== y) return x < y ? -1 : 1;
+  const left = BigInt(av) * BigInt(br);
+  const right = BigInt(bv) * BigInt(ar);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 /** Wire form of a time: integer ticks over a positive integer rate. */
 export interface RationalTimeWire {
   v: number;
@@ -138,10 +154,7 @@ export class RationalTime {
 
   /** -1, 0 or 1 by rational value, across rates. */
   compare(other: RationalTime): -1 | 0 | 1 {
-    if (this.r === other.r) return this.v < other.v ? -1 : this.v > other.v ? 1 : 0;
-    const left = BigInt(this.v) * BigInt(other.r);
-    const right = BigInt(other.v) * BigInt(this.r);
-    return left < right ? -1 : left > right ? 1 : 0;
+    return compareTicks(this.v, this.r, other.v, other.r);
   }
 
   equals(other: RationalTime): boolean {

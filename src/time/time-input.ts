@@ -123,6 +123,10 @@ export interface ResolveOptions extends TimeParseOptions {
  * least `minimumRate`): "1.5" and "2.25" share 100, SMPTE at 24 fps stays at 24.
  */
 export function resolveTimes(inputs: ReadonlyArray<{ value: TimeInput; field: string }>, options: ResolveOptions = {}): RationalTime[] {
+  if (options.rate === undefined) {
+    const plain = plainDecimalTimes(inputs.map(({ value }) => value), options.minimumRate ?? 1);
+    if (plain !== null) return plain;
+  }
   const parsed = inputs.map(({ value, field }) => parseTime(value, { ...options, field }));
   if (options.rate !== undefined) {
     checkRate(options.rate);
@@ -140,6 +144,37 @@ export function resolveTimes(inputs: ReadonlyArray<{ value: TimeInput; field: st
     throw new InvalidTimeError(`${inputs.map(({ field }) => field).join(' and ')}: no safe integer rate holds ${parsed.map((time) => JSON.stringify(time.text)).join(' and ')} exactly; give a rate`);
   }
   return parsed.map((time, i) => time.pair ?? timeAtRate(time, Number(shared), inputs[i].field));
+}
+
+const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * resolveTimes' answer for the commonest input, decimal strings written plainly ("12", "-0.25")
+ * with a power-of-ten minimum rate, without BigInt: each value's digits over the power of ten its
+ * trimmed decimals need, all at the largest of those and the minimum (their least common
+ * multiple). Null for anything else, which takes the general path.
+ */
+function plainDecimalTimes(values: readonly TimeInput[], minimumRate: number): RationalTime[] | null {
+  if (!/^10*$/.test(String(minimumRate))) return null;
+  const digits: number[] = [];
+  const decimals: number[] = [];
+  let rate = minimumRate;
+  for (const value of values) {
+    const match = typeof value === 'string' ? PLAIN_DECIMAL.exec(value) : null;
+    if (match === null || match[2].length + (match[3]?.length ?? 0) > 15) return null;
+    const fraction = (match[3] ?? '').replace(/0+$/, '');
+    const magnitude = Number(match[2] + fraction);
+    digits.push(match[1] === '-' ? -magnitude : magnitude);
+    decimals.push(fraction.length);
+    rate = Math.max(rate, 10 ** fraction.length);
+  }
+  const times: RationalTime[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = digits[i] * (rate / 10 ** decimals[i]);
+    if (!Number.isSafeInteger(v)) return null;
+    times.push(new RationalTime(v, rate));
+  }
+  return times;
 }
 
 /** `[start, end)` from any two time inputs (see resolveTimes), end not before start. */

@@ -1,4 +1,10 @@
 import { join } from 'node:path';
+import { makeAnnotation, mediaRef } from '../../src/model/annotation.js';
+import { makeTier } from '../../src/model/tier.js';
+import { annotationWireJson } from '../../src/model/wire-json.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import { RationalTime } from '../../src/time/rational-time.js';
+import { TimeInterval } from '../../src/time/time-interval.js';
 import { runCli } from '../support/run-cli.js';
 import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
 
@@ -47,6 +53,43 @@ describe('annot query', () => {
   it('filters by tier', async () => {
     const result = await runCli(['query', file, '--tier', 'notes']);
     expect(ids(result.stdout)).toEqual(['6']);
+  });
+
+  it('refuses a tier the file does not have, naming the tiers there are and the nearest', async () => {
+    for (const args of [['--tier', 'word'], ['--tier', 'word', '--start', '0', '--end', '10']]) {
+      const result = await runCli(['query', file, ...args]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`${file} has no tier "word"; did you mean "words"? (tiers: words, notes)`);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('streams a read of several pages whole and in order: a window, a listing and a tier, in each time style', async () => {
+    const big = join(dir, 'big.annot');
+    const store = await SqliteStore.open(big, { create: true });
+    const made = Array.from({ length: 2500 }, (_, i) => makeAnnotation({
+      tier: i % 5 === 0 ? 'lines' : 'words',
+      reference: mediaRef('talk.wav', new TimeInterval(new RationalTime((i * 7919) % 2500, 100), new RationalTime(((i * 7919) % 2500) + 30, 100))),
+      body: { text: `w${i}` },
+      body_schema_uri: 'annot://schema/word/v1',
+      provenance: { was_generated_by: 'user:test', generated_at_time: new RationalTime(1_700_000_000_000, 1000) },
+    }));
+    try {
+      await store.addTier(makeTier({ name: 'words' }));
+      await store.addTier(makeTier({ name: 'lines' }));
+      await store.addMany(made);
+      const window = new TimeInterval(new RationalTime(0, 1), new RationalTime(30, 1));
+      const expected = async (query: Parameters<SqliteStore['read']>[0]) => (await store.read(query, { limit: 10_000, form: 'objects' })).items;
+      const listing = await runCli(['query', big]);
+      expect(listing.stdout).toBe(made.map((a) => annotationWireJson(a, { seconds: true }) + '\n').join(''));
+      const windowed = await runCli(['query', big, '--start', '0', '--end', '30']);
+      expect(windowed.stdout).toBe((await expected({ window })).map((a) => annotationWireJson(a, { seconds: true }) + '\n').join(''));
+      expect(windowed.stdout.split('\n')).toHaveLength(2501);
+      const ticks = await runCli(['query', big, '--start', '0', '--end', '30', '--tier', 'lines', '--time', 'ticks']);
+      expect(ticks.stdout).toBe((await expected({ window, tier: 'lines' })).map((a) => annotationWireJson(a) + '\n').join(''));
+    } finally {
+      await store.close();
+    }
   });
 
   it('rejects half a window with exit 1 and a message naming both flags', async () => {

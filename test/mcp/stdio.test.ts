@@ -79,7 +79,7 @@ describe('annot mcp over stdio, driven by the MCP SDK client', () => {
   });
 
   it('adds an annotation about another annotation, without a time', async () => {
-    const hello = (await tools.ok<{ annotations: Wire[] }>('query_annotations', { tier: 'words', start_seconds: 0, end_seconds: 0.2 })).result.annotations[0];
+    const hello = (await tools.ok<{ annotations: Wire[] }>('query_annotations', { tier: 'words', start: 0, end: 0.2 })).result.annotations[0];
     const { result } = await tools.ok<Wire>('add_annotation', { tier: 'gloss', target_annotation_id: hello.id, body: { text: 'greeting' } });
     expect(result.reference).toEqual({ kind: 'annotation', target_id: hello.id });
   });
@@ -101,23 +101,56 @@ describe('annot mcp over stdio, driven by the MCP SDK client', () => {
   });
 
   it('queries by window and Allen relation, by tier, and with a limit', async () => {
-    const during = await tools.ok<{ annotations: Wire[]; count: number; truncated: boolean }>('query_annotations', { start_seconds: 0, end_seconds: 1, relation: 'during' });
+    const during = await tools.ok<{ annotations: Wire[]; count: number; truncated: boolean }>('query_annotations', { start: 0, end: 1, relation: 'during' });
     expect(during.result.annotations.map((a) => a.body.text)).toEqual(['hello', 'world']);
-    const overlapping = await tools.ok<{ annotations: Wire[] }>('query_annotations', { start_seconds: '0.3', end_seconds: '0.41' });
+    const overlapping = await tools.ok<{ annotations: Wire[] }>('query_annotations', { start: '0.3', end: '00:00:00.410' });
     expect(overlapping.result.annotations.map((a) => a.body.text)).toEqual(['hello', 'world']);
-    const limited = await tools.ok<{ annotations: Wire[]; count: number; truncated: boolean }>('query_annotations', { tier: 'words', limit: 2 });
-    expect(limited.result).toMatchObject({ count: 2, truncated: true });
-    const gloss = await tools.ok<{ annotations: Wire[]; truncated: boolean }>('query_annotations', { tier: 'gloss' });
+    // The former names still work (deprecated).
+    const former = await tools.ok<{ annotations: Wire[] }>('query_annotations', { start_seconds: '0.3', end_seconds: 0.41 });
+    expect(former.result.annotations).toEqual(overlapping.result.annotations);
+    const limited = await tools.ok<{ annotations: Wire[]; count: number; truncated: boolean; next: string | null }>('query_annotations', { tier: 'words', limit: 2 });
+    expect(limited.result).toMatchObject({ count: 2, truncated: true, next: expect.any(String) });
+    const gloss = await tools.ok<{ annotations: Wire[]; truncated: boolean; next: string | null }>('query_annotations', { tier: 'gloss' });
     expect(gloss.result.annotations.map((a) => a.body.text)).toEqual(['greeting']);
-    expect(gloss.result.truncated).toBe(false);
+    expect(gloss.result).toMatchObject({ truncated: false, next: null });
   });
 
-  it('answers bad queries with tool errors', async () => {
-    expect((await tools.fails('query_annotations', { start_seconds: 0, end_seconds: 1, relation: 'near' })).message)
+  it('pages with next and after: every annotation once, in order, and a cursor is bound to its query', async () => {
+    const all = (await tools.ok<{ annotations: Wire[] }>('query_annotations', { start: 0, end: 100, limit: 1000 })).result.annotations.map((a) => a.id);
+    expect(all.length).toBeGreaterThan(2);
+    const paged: string[] = [];
+    let after: string | undefined;
+    do {
+      const { result } = await tools.ok<{ annotations: Wire[]; next: string | null }>('query_annotations', { start: '0', end: '100', limit: 1, ...(after ? { after } : {}) });
+      paged.push(...result.annotations.map((a) => a.id));
+      after = result.next ?? undefined;
+    } while (after !== undefined);
+    expect(paged).toEqual(all);
+    const { result: first } = await tools.ok<{ next: string }>('query_annotations', { start: 0, end: 100, limit: 1 });
+    const other = await tools.fails('query_annotations', { start: 0, end: 50, limit: 1, after: first.next });
+    expect(other.code).toBe('ANNOT_INVALID_CURSOR');
+    expect(other.message).toMatch(/after belongs to a listing with other filters/);
+  });
+
+  it('answers bad queries with tool errors that name the arguments', async () => {
+    expect((await tools.fails('query_annotations', { start: 0, end: 1, relation: 'near' })).message)
       .toMatch(/unknown Allen relation "near": expected one of before, after, meets/);
-    expect((await tools.fails('query_annotations', { start_seconds: 0 })).message).toMatch(/start_seconds and end_seconds must be given together/);
-    expect((await tools.fails('query_annotations', { relation: 'during' })).message).toMatch(/give start_seconds and end_seconds/);
-    expect((await tools.fails('query_annotations', { start_seconds: '0.0001', end_seconds: 1, rate: 1000 })).message).toMatch(/not a whole number of ticks/);
+    expect((await tools.fails('query_annotations', { start: 0 })).message).toMatch(/start and end must be given together/);
+    expect((await tools.fails('query_annotations', { relation: 'during' })).message).toMatch(/give start and end too/);
+    expect((await tools.fails('query_annotations', { start: '0.0001', end: 1, rate: 1000 })).message).toMatch(/start: "0\.0001" \(0\.0001 s\) is not a whole number of ticks/);
+    expect((await tools.fails('query_annotations', { start: 0, start_seconds: 0, end: 1 })).message).toMatch(/give start or start_seconds \(its deprecated name\), not both/);
+    const unknown = await tools.fails('query_annotations', { from: 0, to: 1 });
+    expect(unknown.message).toMatch(/unknown arguments "from", "to"; query_annotations takes tier, start, end, .*after/);
+    const typo = await tools.fails('query_annotations', { stat: 0, end: 1 });
+    expect(typo.message).toMatch(/unknown argument "stat" \(did you mean "start"\?\)/);
+  });
+
+  it('answers a tier that does not exist with the tiers there are and the nearest name', async () => {
+    for (const args of [{ tier: 'word' }, { tier: 'word', start: 0, end: 10 }]) {
+      const failed = await tools.fails('query_annotations', args);
+      expect(failed.code).toBe('ANNOT_TIER_NOT_FOUND');
+      expect(failed.message).toMatch(/^the store has no tier "word"; did you mean "words"\? \(tiers: .*words/);
+    }
   });
 
   it('gets an annotation by id, and says so when there is none', async () => {
@@ -168,9 +201,9 @@ describe('annot mcp over stdio, driven by the MCP SDK client', () => {
     });
 
     it('keeps reviews out of untiered interval queries and tier queries of the content', async () => {
-      const window = await tools.ok<{ annotations: Wire[] }>('query_annotations', { start_seconds: 9, end_seconds: 12 });
+      const window = await tools.ok<{ annotations: Wire[] }>('query_annotations', { start: 9, end: 12 });
       expect(window.result.annotations.map((a) => a.id)).toEqual([suggestion.id]);
-      const words = await tools.ok<{ annotations: Wire[] }>('query_annotations', { tier: 'words', start_seconds: 9, end_seconds: 12 });
+      const words = await tools.ok<{ annotations: Wire[] }>('query_annotations', { tier: 'words', start: 9, end: 12 });
       expect(words.result.annotations.map((a) => a.id)).toEqual([suggestion.id]);
       const reviews = await tools.ok<{ annotations: Wire[] }>('query_annotations', { tier: 'review' });
       expect(reviews.result.annotations).toHaveLength(2);

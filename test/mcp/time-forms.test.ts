@@ -42,7 +42,7 @@ describe('MCP tools speak the one time vocabulary', () => {
     for (const [start, end, extra] of [
       ['7.8', 7.9, {}], ['00:00:07.800', '00:00:07.900', {}], ['00:00:07:19', '00:00:07:21', { fps: 24 }], [{ v: 78, r: 10 }, { v: 79, r: 10 }, {}],
     ] as const) {
-      const { result } = await tools.ok<{ annotations: Wire[] }>('query_annotations', { start_seconds: start, end_seconds: end, ...extra });
+      const { result } = await tools.ok<{ annotations: Wire[] }>('query_annotations', { start, end, ...extra });
       expect(result.annotations.length).toBeGreaterThanOrEqual(5);
       for (const annotation of result.annotations) expect(annotation.reference.interval.start.s).toMatch(/^7\.[58]$/);
     }
@@ -95,8 +95,8 @@ describe('MCP tool errors', () => {
     expect(failed.message).not.toMatch(/addTier/);
     const missing = await tools.fails('get_annotation', { annotation_id: '00000000-0000-4000-8000-000000000009' });
     expect(missing.code).toBe('ANNOT_ANNOTATION_NOT_FOUND');
-    const half = await tools.fails('query_annotations', { start_seconds: 1 });
+    const half = await tools.fails('query_annotations', { start: 1 });
     expect(half.code).toBe('ANNOT_INVALID_INPUT');
-    expect(half.message).toMatch(/start_seconds and end_seconds/);
+    expect(half.message).toMatch(/start and end must be given together/);
   });
 });

@@ -6,17 +6,20 @@ import { makeTier } from '../../src/model/tier.js';
 import { annotationToOutput, annotationToWire } from '../../src/model/wire.js';
 import { annotationsToWireJson } from '../../src/model/wire-json.js';
 import { startServer } from '../../src/server/serve.js';
-import { queryAnnotations, queryAnnotationsWireJson } from '../../src/service/query-annotations.js';
+import { annotationWireJson } from '../../src/model/wire-json.js';
+import { queryAnnotations } from '../../src/service/query-annotations.js';
+import type { ReadPosition, ReadQuery } from '../../src/store/read-page.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import type { AnnotationStore } from '../../src/store/store.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
 
-// GET /annotations with a window answers from the store's read fast path (rows straight to wire
-// JSON, sqlite-wire-json.ts). Its bytes must be exactly what the object path gives:
-// JSON.stringify of the wire forms of queryAnnotations' answer. A fixture store with the awkward
-// cases (rates, points, ties, escapes, confidences, derivations, references) is queried both ways.
+// GET /annotations reads the store's `wire-json` form: on an .annot file, texts built from the rows
+// (sqlite-wire-json.ts), cached, and found through the interval index in SQLite or, once warm, in
+// memory. Its bytes must be exactly what the object path gives: JSON.stringify of the output forms
+// of the `objects` form. A fixture store with the awkward cases (rates, points, ties, escapes,
+// confidences, derivations, references) is queried both ways.
 
 const GEN = new RationalTime(1_700_000_000_123, 1000);
 const TEXTS = ['plain', 'tab\there', 'line\nbreak', 'quote " and \\ backslash', 'ünïcödé 😀', '\u2028\u2029', '\u0001ctl', 'lone \ud800 surrogate'];
@@ -105,17 +108,19 @@ describe('GET /annotations read fast path', () => {
     }
   });
 
-  it('the query service gives the same texts as the object path, window by window, on the .annot file', async () => {
+  it('the store gives the same texts as its objects, window by window, cold and once its interval index is warm', async () => {
     const store = await SqliteStore.open(join(dir, 'service.annot'));
     await fill(store);
     expect(await store.count()).toBe(602);
     try {
+      // More reads than it takes to warm the index (sqlite-paged-reads.ts), so both ways are compared.
       for (let start = 0; start < 62; start += 0.7) {
-        const params = { start: start.toFixed(1), end: (start + 2.5).toFixed(1) };
-        const plain = await queryAnnotationsWireJson(store, params, 10_000);
-        expect(`[${plain.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }, false));
-        const output = await queryAnnotationsWireJson(store, params, 10_000, { seconds: true });
-        expect(`[${output.join(',')}]`).toBe(await objectPath(store, { ...params, limit: '10000' }, true));
+        const window = new TimeInterval(RationalTime.fromSeconds(start.toFixed(1), 10), RationalTime.fromSeconds((start + 2.5).toFixed(1), 10));
+        for (const query of [{ window }, { window, tier: 'words' }, { window, relation: 'during' }] as ReadQuery[]) {
+          const texts = await readTexts(store, query, 10_000);
+          expect(texts).toEqual(await readObjectTexts(store, query));
+          expect(await readTexts(store, query, 3)).toEqual(texts);
+        }
       }
     } finally {
       await store.close();
@@ -150,25 +155,55 @@ describe('GET /annotations read fast path', () => {
     }
   });
 
-  it('never answers from texts of rows that changed since: own writes, another connection\'s, and a rowid used again', async () => {
+  it('sends an all-ASCII page and one with other characters byte for byte, cold and warm', async () => {
+    const store = await SqliteStore.open(':memory:');
+    await store.addTier(makeTier({ name: 'words' }));
+    const texts = ['plain', 'caf\u00e9', 'tab\there', '\u65e5\u672c', 'quote " \\', '\u2028'];
+    await store.addMany(texts.map((text, i) => makeAnnotation({ tier: 'words', reference: mediaRef('talk.wav', new TimeInterval(new RationalTime(i, 1), new RationalTime(i + 1, 1))), body: { text }, body_schema_uri: 'annot://schema/label/v1', provenance: { was_generated_by: 'user:a', generated_at_time: GEN } })));
+    const server = await startServer({ store, log: () => undefined });
+    try {
+      for (let round = 0; round < 3; round++) {
+        for (const [start, end] of [[0, 1], [0, 2], [2, 3], [3, 4], [0, 6]]) {
+          const params = { start: String(start), end: String(end) };
+          const response = await fetch(`${server.url}/annotations?${new URLSearchParams(params)}`);
+          expect(Buffer.from(await response.arrayBuffer())).toEqual(Buffer.from(await objectPath(store, params), 'utf8'));
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never answers from texts or index entries of rows that changed since: own writes, another connection\'s, and a rowid used again', async () => {
     const file = join(dir, 'changes.annot');
     const store = await SqliteStore.open(file);
     await fill(store);
-    const window = { start: '0', end: '60' };
-    const texts = async () => `[${(await queryAnnotationsWireJson(store, window, 10_000, { seconds: true })).join(',')}]`;
-    const agrees = async () => expect(await texts()).toBe(await objectPath(store, { ...window, limit: '10000' }));
+    const window: ReadQuery = { window: new TimeInterval(new RationalTime(0, 1), new RationalTime(60, 1)) };
+    const texts = async () => (await readTexts(store, window, 10_000)).join(',');
+    const agrees = async () => expect(await readTexts(store, window, 10_000)).toEqual(await readObjectTexts(store, window));
     try {
-      await agrees();
-      // Own writes: an update, a delete, and an insert that takes the rowid the delete freed.
-      const [first] = await store.intersects(new TimeInterval(new RationalTime(0, 1), new RationalTime(60, 1)));
+      for (let i = 0; i < 10; i++) await agrees(); // warm
+      // Own writes: an update that moves an annotation, a delete, an insert that takes the rowid the delete freed, setAt and deleteAt.
+      const [first] = await store.intersects(window.window!);
       await store.update({ ...first, body: { text: 'changed here' } });
       await agrees();
       expect(await texts()).toContain('changed here');
+      const moved = fixture()[10];
+      await store.update({ ...moved, reference: mediaRef('talk.wav', new TimeInterval(new RationalTime(59, 1), new RationalTime(59, 1))), body: { text: 'moved to 59' } });
+      await agrees();
+      expect(await texts()).toContain('moved to 59');
       const last = fixture()[599];
       await store.delete(last.id);
       await store.add({ ...last, id: '00000000-0000-4000-8000-0000000abcde', body: { text: 'took the freed rowid' } });
       await agrees();
       expect(await texts()).toContain('took the freed rowid');
+      const key = new TimeInterval(new RationalTime(30, 1), new RationalTime(31, 1));
+      await store.setAt(key, [makeAnnotation({ id: '00000000-0000-4000-8000-0000000abcdf', tier: 'words', reference: mediaRef('talk.wav', key), body: { text: 'set at 30' }, body_schema_uri: 'annot://schema/label/v1', provenance: { was_generated_by: 'user:a', generated_at_time: GEN } })]);
+      await agrees();
+      expect(await texts()).toContain('set at 30');
+      expect(await store.deleteAt(key)).toBe(1);
+      await agrees();
+      expect(await texts()).not.toContain('set at 30');
       // Another connection (another process would be the same): its commits are seen on the next read.
       const other = await SqliteStore.open(file);
       try {
@@ -183,3 +218,25 @@ describe('GET /annotations read fast path', () => {
     }
   });
 });
+
+/** Every page of a read in the wire-json form, `limit` at a time. */
+async function readTexts(store: AnnotationStore, query: ReadQuery, limit: number): Promise<string[]> {
+  const out: string[] = [];
+  let after: ReadPosition | null = null;
+  do {
+    const page: { items: string[]; next: ReadPosition | null } = await store.read(query, { after, limit, form: 'wire-json' });
+    out.push(...page.items);
+    after = page.next;
+  } while (after !== null);
+  return out;
+}
+
+/** The same read in the objects form, each annotation's output-form JSON made from the object. */
+async function readObjectTexts(store: AnnotationStore, query: ReadQuery): Promise<string[]> {
+  const page = await store.read(query, { limit: 100_000, form: 'objects' });
+  return page.items.map((annotation) => {
+    const text = annotationWireJson(annotation, { seconds: true });
+    expect(text).toBe(JSON.stringify(annotationToOutput(annotation, 'seconds')));
+    return text;
+  });
+}

@@ -111,6 +111,8 @@ const CASES: Case[] = [
   { route: 'GET /annotations', status: 200, request: () => get('/annotations?start=0&end=10&relation=DI') },
   { route: 'GET /annotations', status: 400, request: () => get('/annotations?start=0&end=10&relation=nope') },
   { route: 'GET /annotations', status: 400, request: () => get('/annotations?limit=0') },
+  { route: 'GET /annotations', status: 400, request: () => get('/annotations?after=nonsense') },
+  { route: 'GET /annotations', status: 404, request: () => get('/annotations?tier=nowhere') },
   { route: 'GET /annotations/:id', status: 200, request: (s) => get(`/annotations/${s.id}`) },
   { route: 'GET /annotations/:id', status: 304, request: (s) => get(`/annotations/${s.id}`, { 'if-none-match': s.etag }) },
   { route: 'GET /annotations/:id', status: 404, request: () => get('/annotations/00000000-0000-4000-8000-000000000000') },

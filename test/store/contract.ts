@@ -4,10 +4,13 @@ import { annotationInterval } from '../../src/model/annotation.js';
 import {
   AnnotationNotFoundError,
   DuplicateAnnotationIdError,
+  InvalidCursorError,
   KeyMismatchError,
   UnknownTierError,
 } from '../../src/store/errors.js';
+import type { ReadPage, ReadPosition, ReadQuery } from '../../src/store/read-page.js';
 import type { AnnotationStore } from '../../src/store/store.js';
+import { annotationWireJson } from '../../src/model/wire-json.js';
 import { ALLEN_RELATIONS, holds, intersects, type AllenRelation } from '../../src/time/allen.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
@@ -528,6 +531,126 @@ export function describeStoreContract(
         expect(await store.get(idFor(2))).toBeNull();
         expect(await store.count()).toBe(3);
         expect(await store.intersects(iv(0, 1))).toHaveLength(1);
+      });
+    });
+
+    describe('the paged read', () => {
+      /** Every page of a read, `limit` at a time, as ids, with the positions handed out. */
+      const readAll = async (subject: AnnotationStore, query: ReadQuery, limit: number): Promise<{ pages: string[][]; positions: ReadPosition[] }> => {
+        const pages: string[][] = [];
+        const positions: ReadPosition[] = [];
+        let after: ReadPosition | null = null;
+        for (;;) {
+          const page: ReadPage<Annotation> = await subject.read(query, { after, limit, form: 'objects' });
+          pages.push(ids(page.items));
+          if (page.next === null) return { pages, positions };
+          positions.push(page.next);
+          after = page.next;
+        }
+      };
+
+      it('pages a window by start, end and id, ties on start and on end included, each annotation once', async () => {
+        // Five at exactly [10, 20) (some spelled at another rate), three sharing start 10, three sharing end 20.
+        const tied = [5, 3, 9, 1, 7].map((id, i) => ann(i % 2 ? iv(10, 20) : iv(20, 40, 2), { id }));
+        const sameStart = [12, 11, 13].map((id, i) => ann(iv(10, 15 + i * 10), { id }));
+        const sameEnd = [22, 21, 23].map((id, i) => ann(iv(5 + i, 20), { id }));
+        await store.addMany([...tied, ...sameStart, ...sameEnd, refAnn(idFor(1), { id: 99 })]);
+        const whole = ids(await store.intersects(iv(0, 100)));
+        expect(whole).toHaveLength(11);
+        for (const limit of [1, 2, 3, 4, 11, 12]) {
+          const { pages } = await readAll(store, { window: iv(0, 100) }, limit);
+          expect(pages.flat()).toEqual(whole);
+          expect(pages.every((page, i) => page.length === limit || i === pages.length - 1)).toBe(true);
+          expect(pages[pages.length - 1].length).toBeGreaterThan(0);
+        }
+      });
+
+      it('pages the listing in insertion order, interval-less annotations included, an update keeping its place; a tier listing too', async () => {
+        const added = [ann(iv(50, 60), { id: 4 }), refAnn(idFor(4), { id: 2 }), ann(iv(0, 1), { id: 3, tier: 'notes' }), ann(iv(5, 6), { id: 1 })];
+        await store.addMany(added);
+        await store.update(ann(iv(70, 80), { id: 4, label: 'moved' }));
+        expect((await readAll(store, {}, 3)).pages).toEqual([[idFor(4), idFor(2), idFor(3)], [idFor(1)]]);
+        expect((await readAll(store, { tier: 'notes' }, 1)).pages).toEqual([[idFor(2)], [idFor(3)]]);
+        expect((await readAll(store, { tier: 'nowhere' }, 5)).pages).toEqual([[]]);
+        const first = await store.read({}, { limit: 1, form: 'objects' });
+        expect(first.items[0].body).toEqual({ text: 'moved' });
+      });
+
+      it('resumes after the last key when annotations are deleted or added between pages: none repeated, none deleted shown, later ones seen', async () => {
+        await store.addMany([1, 2, 3, 4, 5, 6].map((n) => ann(iv(n * 10, n * 10 + 5), { id: n })));
+        const first = await store.read({ window: iv(0, 100) }, { limit: 2, form: 'objects' });
+        expect(ids(first.items)).toEqual([idFor(1), idFor(2)]);
+        await store.delete(idFor(2)); // the key the page ended at
+        await store.delete(idFor(4)); // one not seen yet
+        await store.add(ann(iv(15, 16), { id: 7 })); // before the key: not seen
+        await store.add(ann(iv(90, 95), { id: 8 })); // after it: seen
+        const rest = await readAll(store, { window: iv(0, 100) }, 2);
+        expect(ids((await store.read({ window: iv(0, 100) }, { after: first.next, limit: 10, form: 'objects' })).items)).toEqual([idFor(3), idFor(5), idFor(6), idFor(8)]);
+        expect(rest.pages.flat()).toEqual([idFor(1), idFor(7), idFor(3), idFor(5), idFor(6), idFor(8)]);
+
+        const listing = await store.read({}, { limit: 2, form: 'objects' });
+        await store.delete(ids(listing.items)[1]);
+        await store.add(ann(iv(1, 2), { id: 9 }));
+        expect(ids(listing.items)).toEqual([idFor(1), idFor(3)]);
+        expect(ids((await store.read({}, { after: listing.next, limit: 10, form: 'objects' })).items)).toEqual([idFor(5), idFor(6), idFor(7), idFor(8), idFor(9)]);
+      });
+
+      it('refuses a position from another query: another window, relation or tier, or a listing\'s', async () => {
+        await store.addMany([1, 2, 3].map((n) => ann(iv(n, n + 1), { id: n })));
+        const windowed = (await store.read({ window: iv(0, 10) }, { limit: 1, form: 'objects' })).next as ReadPosition;
+        const listed = (await store.read({}, { limit: 1, form: 'objects' })).next as ReadPosition;
+        expect(windowed).not.toBeNull();
+        // The same window at another rate is the same query.
+        expect(ids((await store.read({ window: iv(0, 10000, 1000) }, { after: windowed, limit: 5, form: 'objects' })).items)).toEqual([idFor(2), idFor(3)]);
+        for (const [query, after] of [
+          [{ window: iv(0, 11) }, windowed],
+          [{ window: iv(0, 10), relation: 'during' }, windowed],
+          [{ window: iv(0, 10), tier: 'words' }, windowed],
+          [{}, windowed],
+          [{ window: iv(0, 10) }, listed],
+          [{ tier: 'words' }, listed],
+        ] as Array<[ReadQuery, ReadPosition]>) {
+          await expect(store.read(query, { after, limit: 1, form: 'objects' })).rejects.toBeInstanceOf(InvalidCursorError);
+        }
+      });
+
+      it('gives the wire-json form as the annotations\' output-form texts, byte for byte', async () => {
+        await store.addMany([ann(iv(1, 3, 48000), { id: 1, label: 'é "q"', confidence: 0.25 }), ann(iv(0, 5), { id: 2 }), refAnn(idFor(1), { id: 3 })]);
+        for (const query of [{ window: iv(0, 10) }, {}, { tier: 'notes' }] as ReadQuery[]) {
+          const objects = await store.read(query, { limit: 10, form: 'objects' });
+          const texts = await store.read(query, { limit: 10, form: 'wire-json' });
+          expect(texts.items).toEqual(objects.items.map((a) => annotationWireJson(a, { seconds: true })));
+        }
+      });
+
+      it('pages every relation and tier like the unpaged query, at any page size', async () => {
+        const time = fc.integer({ min: 0, max: 24 }).chain((t) => fc.constantFrom(new RationalTime(t, 4), new RationalTime(t * 3, 12)));
+        const interval = fc.tuple(time, time).map(([a, b]) => (a.le(b) ? new TimeInterval(a, b) : new TimeInterval(b, a)));
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.tuple(interval, fc.boolean()), { maxLength: 30 }),
+            interval,
+            fc.constantFrom<'intersects' | AllenRelation>('intersects', 'during', 'contains', 'overlaps', 'meets', 'equals', 'after'),
+            fc.option(fc.constantFrom('words', 'notes'), { nil: undefined }),
+            fc.integer({ min: 1, max: 7 }),
+            async (specs, window, relation, onTier, limit) => {
+              const subject = await open();
+              try {
+                await subject.addTier(tier('words'));
+                await subject.addTier(tier('notes'));
+                // Ids out of insertion order, so ties are broken by id, not by insertion.
+                await subject.addMany(specs.map(([x, onNotes], i) => ann(x, { id: 100 + ((i * 37) % 97), tier: onNotes ? 'notes' : 'words' })));
+                const unpaged = relation === 'intersects' ? await subject.intersects(window) : await subject.relate(window, [relation]);
+                const expectedIds = ids(unpaged.filter((a) => onTier === undefined || a.tier === onTier));
+                const { pages } = await readAll(subject, { window, relation, tier: onTier }, limit);
+                expect(pages.flat()).toEqual(expectedIds);
+              } finally {
+                await dispose(subject);
+              }
+            },
+          ),
+          { numRuns: 25 },
+        );
       });
     });
 

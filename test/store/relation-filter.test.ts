@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { compareByInterval, sortByInterval } from '../../src/store/ordering.js';
-import { candidateBounds, matchesIntersects, matchesRelations, type CandidateBounds } from '../../src/store/relation-filter.js';
+import { candidateBounds, intersectsTicks, matchesIntersects, matchesRelations, type CandidateBounds } from '../../src/store/relation-filter.js';
 import { ALLEN_RELATIONS, holds, intersects } from '../../src/time/allen.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
@@ -65,5 +65,14 @@ describe('canonical ordering', () => {
     const a = [ann(iv(1, 3), { id: 2 }), refAnn(idFor(1), { id: 9 }), ann(iv(1, 2), { id: 3 }), ann(iv(2, 4, 2), { id: 1 }), ann(point(1), { id: 5 })];
     expect(ids(sortByInterval(a))).toEqual([5, 1, 3, 2, 9].map(idFor)); // [2/2, 4/2) ties [1, 2): id decides
     expect(compareByInterval(a[0], a[0])).toBe(0);
+  });
+});
+
+describe('intersectsTicks', () => {
+  it('answers as intersects() for intervals held as ticks, points and neighbours across rates included', () => {
+    fc.assert(fc.property(interval, interval, (x, q) => {
+      const ticks = { startV: x.start.v, startR: x.start.r, endV: x.end.v, endR: x.end.r };
+      expect(intersectsTicks(q)(ticks)).toBe(intersects(x, q));
+    }), { numRuns: 2000 });
   });
 });

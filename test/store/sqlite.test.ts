@@ -372,3 +372,45 @@ describe('the float-keyed index with exact recheck', () => {
     );
   });
 });
+
+describe('SqliteStore window reads once its interval index is in memory', () => {
+  /** Every page of a window read, as ids; and the unpaged answer it must equal. */
+  const pagedIds = async (store: SqliteStore, window: TimeInterval, limit: number): Promise<string[]> => {
+    const out: string[] = [];
+    let after: Awaited<ReturnType<SqliteStore['read']>>['next'] = null;
+    do {
+      const page: Awaited<ReturnType<SqliteStore['read']>> = await store.read({ window }, { after, limit, form: 'objects' });
+      out.push(...ids(page.items as Annotation[]));
+      after = page.next;
+    } while (after !== null);
+    return out;
+  };
+  const agrees = async (store: SqliteStore): Promise<void> => {
+    for (const window of [iv(0, 10_000), iv(100, 250), point(4000)]) {
+      expect(await pagedIds(store, window, 97)).toEqual(ids(await store.intersects(window)));
+    }
+  };
+
+  it('stays right across large writes of its own (more than it catches up with row by row) and small ones', async () => {
+    const store = await SqliteStore.open(':memory:');
+    try {
+      await store.addTier(tier('words'));
+      await store.addMany(Array.from({ length: 3000 }, (_, i) => ann(iv(i, i + 1 + (i % 7)), { id: i + 1 })));
+      for (let i = 0; i < 12; i++) await agrees(store); // warm
+      // Past what the index catches up with: 5,000 new rows, then 5,000 updates (the index is rebuilt later).
+      await store.addMany(Array.from({ length: 5000 }, (_, i) => ann(iv(i * 2, i * 2 + 3), { id: 10_000 + i })));
+      await agrees(store);
+      for (let i = 0; i < 5000; i++) await store.update(ann(iv(i + 5000, i + 5003), { id: 10_000 + i, label: 'moved' }));
+      for (let i = 0; i < 12; i++) await agrees(store);
+      // A few changes at a time, each caught up with.
+      for (let i = 1; i <= 40; i++) {
+        if (i % 3 === 0) await store.delete(idFor(i));
+        else await store.update(ann(iv(9000 + i, 9000 + i), { id: i }));
+        await store.add(ann(iv(4000 - i, 4000 + i), { id: 20_000 + i }));
+        await agrees(store);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -43,7 +43,7 @@ describe('MCP tool call spans, through the SDK client over an in-memory transpor
 
   it('records a query tool over its store.query, without a clock', async () => {
     await call('add_tier', { name: 'words' });
-    await call('query_annotations', { tier: 'words', start_seconds: 0, end_seconds: 10 });
+    await call('query_annotations', { tier: 'words', start: 0, end: 10 });
     const tool = recorder.one('mcp query_annotations');
     expect(tool.attributes['annot.clock']).toBeUndefined();
     expect(recorder.childrenOf(tool).map((span) => span.name)).toEqual(['store.query']);

@@ -128,3 +128,20 @@ describe('formatter', () => {
     }));
   });
 });
+
+describe('resolveTimes on plain decimals (its path without BigInt)', () => {
+  it('gives the very pairs the general parser gives', () => {
+    const decimal = fc.tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 9n }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 2 }))
+      .map(([negative, magnitude, point, zeros]) => {
+        const text = magnitude.toString().padStart(point + 1, '0');
+        const spelled = point === 0 ? text : `${text.slice(0, text.length - point)}.${text.slice(text.length - point)}${'0'.repeat(zeros)}`;
+        return (negative ? '-' : '') + spelled;
+      });
+    fc.assert(fc.property(decimal, decimal, fc.constantFrom(1, 10, 1000), (a, b, minimumRate) => {
+      const plain = resolveTimes([{ value: a, field: 'a' }, { value: b, field: 'b' }], { minimumRate });
+      // A leading space is read the same but not by the plain path.
+      const general = resolveTimes([{ value: ` ${a}`, field: 'a' }, { value: ` ${b}`, field: 'b' }], { minimumRate });
+      expect(plain.map((t) => [t.v, t.r])).toEqual(general.map((t) => [t.v, t.r]));
+    }));
+  });
+});

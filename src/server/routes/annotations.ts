@@ -2,15 +2,17 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { annotationEtag } from '../../digest/etag.js';
 import type { Annotation } from '../../model/annotation.js';
 import { annotationToOutput } from '../../model/wire.js';
-import { wireJsonArray } from '../../model/wire-json.js';
+import { asciiWireJsonArrayBytes, wireJsonArray } from '../../model/wire-json.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
 import { annotationUpdatesFromWire } from '../../service/annotation-updates.js';
 import { PreconditionRequiredError } from '../../service/errors.js';
-import type { WirePage } from '../../service/query-page.js';
+import { encodeCursor } from '../../service/read-cursor.js';
+import { parseReadRequest, type ReadRequest } from '../../service/read-request.js';
+import type { ReadWording } from '../../service/read-wording.js';
 import { ALLEN_RELATIONS } from '../../time/allen.js';
 import { InvalidQueryError } from '../errors.js';
-import { decodeCursor, encodeCursor, listingKey } from '../page-cursor.js';
 import { QueryParams } from '../query-params.js';
+import { parsedQueryCompiler, type CheckedQuery } from '../request-validator.js';
 import { actorOf, withClock, type RouteContext } from '../route-context.js';
 import {
   ACTOR_HEADER, arrayOf, CLOCK, ETAG, errors, headers, IF_MATCH_HEADER, integerParameter, json, NO_QUERY, noContent, parameterNames, queryString, ref, routeSchema,
@@ -35,9 +37,40 @@ const LIST_QUERY = queryString({
   limit: integerParameter(`page size (default ${DEFAULT_LIST_LIMIT}); while more remain, Link: <…>; rel="next" (and X-Annot-Truncated: true)`, 1, MAX_LIST_LIMIT),
   after: stringParameter('opaque cursor of the next page, as the previous page\'s Link: rel="next" gives it; bound to the same filters'),
 });
-const LIST_PARAMETERS = parameterNames(LIST_QUERY);
-/** The parameters that choose what a listing holds (a cursor is bound to them). */
+/** The parameters that choose what a listing holds, kept as given in the next page's link. */
 const FILTER_PARAMETERS = ['tier', 'start', 'end', 'relation', 'rate', 'fps'];
+
+/** GET /annotations' query string, parsed once by the route's validator. */
+interface ListRequest {
+  readonly read: ReadRequest;
+  /** The filters as given, in FILTER_PARAMETERS order. */
+  readonly filters: Array<[name: string, value: string]>;
+}
+
+/** How the read parser words a bad listing: the query parameters by name, refused as ANNOT_INVALID_QUERY. */
+const HTTP_WORDING: ReadWording = {
+  name: (field) => field,
+  refuse: (field, message) => new InvalidQueryError(field, message),
+  resumeHint: 'follow the Link: rel="next" header of the previous page',
+};
+
+function parseListQuery(query: CheckedQuery): ListRequest {
+  const read = parseReadRequest({
+    tier: query.string('tier'),
+    start: query.string('start'),
+    end: query.string('end'),
+    relation: query.string('relation'),
+    rate: query.integer('rate'),
+    fps: query.string('fps'),
+    after: query.string('after'),
+    limit: query.integer('limit') ?? DEFAULT_LIST_LIMIT,
+  }, HTTP_WORDING);
+  const filters = FILTER_PARAMETERS.flatMap((name): Array<[string, string]> => {
+    const value = query.string(name);
+    return value === undefined ? [] : [[name, value]];
+  });
+  return { read, filters };
+}
 /** Query parameters of the writes: the rate body times given in seconds or timecodes must be exact at, and the fps of SMPTE timecodes. */
 const WRITE_QUERY = queryString({
   rate: integerParameter('ticks per second the body\'s times must be exact at when given as seconds or timecodes (default: the rate they need, at least 1000)', 1),
@@ -95,7 +128,7 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
   });
 
   // Pages of `limit`, in a stable order; `Link: <…?after=cursor>; rel="next"` while more remain.
-  app.get('/annotations', {
+  app.get<{ Querystring: ListRequest }>('/annotations', {
     schema: routeSchema('list or query annotations', {
       querystring: LIST_QUERY,
       response: {
@@ -103,37 +136,21 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
           Link: { type: 'string', description: '<…?after=cursor>; rel="next" while more annotations remain' },
           'X-Annot-Truncated': { type: 'string', const: 'true', description: 'present while more annotations remain' },
         }),
-        ...errors(400),
+        ...errors(400, 404),
       },
     }),
+    validatorCompiler: parsedQueryCompiler(parseListQuery),
   }, async (request, reply) => {
-    const query = QueryParams.of(request.query, LIST_PARAMETERS);
-    const limit = query.integer('limit', { min: 1, max: MAX_LIST_LIMIT }) ?? DEFAULT_LIST_LIMIT;
-    const rate = query.integer('rate', { min: 1, max: Number.MAX_SAFE_INTEGER });
-    const filters = Object.fromEntries(FILTER_PARAMETERS.map((name) => [name, query.string(name)]));
-    const key = listingKey(filters);
-    const cursor = query.string('after');
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, key);
-    let page: WirePage;
-    try {
-      page = await service.queryWirePage(
-        { tier: query.string('tier'), start: query.string('start'), end: query.string('end'), relation: query.string('relation'), rate, fps: query.string('fps') },
-        limit,
-        after,
-      );
-    } catch (error) {
-      throw asQueryError(error);
-    }
+    const { read, filters } = request.query;
+    const page = await service.read(read, 'wire-json');
     if (page.next) {
-      const next = new URLSearchParams();
-      for (const [name, value] of Object.entries(filters)) if (value !== undefined) next.set(name, value);
-      next.set('limit', String(limit));
-      next.set('after', encodeCursor(page.next, key));
+      const next = new URLSearchParams([...filters, ['limit', String(read.limit)], ['after', encodeCursor(page.next)]]);
       reply.header('Link', `</annotations?${next.toString()}>; rel="next"`);
       reply.header('X-Annot-Truncated', 'true');
     }
-    // Serialised by hand (same bytes as JSON.stringify of the output forms); a window on an .annot file straight from its rows.
-    return reply.type('application/json; charset=utf-8').send(wireJsonArray(page.items));
+    // Serialised by hand: the same bytes as JSON.stringify of the output forms, from the store's texts;
+    // plain ASCII needs no UTF-8 encoding: its character codes are its bytes, copied once.
+    return reply.type('application/json; charset=utf-8').send(page.asciiOnly ? asciiWireJsonArrayBytes(page.items) : wireJsonArray(page.items));
   });
 
   // A conditional GET: If-None-Match with the current ETag (or *) answers 304 without a body.
@@ -222,13 +239,4 @@ function noneMatch(header: string | undefined, etag: string): boolean {
 
 function singleHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** A list request has no body: whatever is wrong with it (window, rate, relation) is in its query string. */
-function asQueryError(error: unknown): unknown {
-  const code = (error as { code?: unknown })?.code;
-  if (code === 'ANNOT_INVALID_INPUT') {
-    return new InvalidQueryError('start', (error as Error).message.replace(/--(start|end|relation)/g, '$1'), { cause: error });
-  }
-  return error;
 }

@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import { annotationInterval, type Annotation } from '../model/annotation.js';
+import { annotationWireJson } from '../model/wire-json.js';
+import type { AllenRelation } from '../time/allen.js';
+import type { RationalTime } from '../time/rational-time.js';
+import type { TimeInterval } from '../time/time-interval.js';
+import { InvalidInputError } from '../errors/annot-error.js';
+import { InvalidCursorError } from './errors.js';
+
+/**
+ * The one paged read of the store contract: `read(query, {after, limit, form})` answers a page
+ * of at most `limit` annotations and where the next page starts. Pages are keyset pages: the
+ * position is the key of the last annotation of the page, and the next page is "the first
+ * `limit` after that key", which every backend answers from its index (a LIMIT in SQL, an
+ * in-order walk in memory), so the last page of a large listing costs what the first does.
+ *
+ *   with a window   the interval annotations in `relation` to it (default intersects), ordered
+ *                   by (start, end, id); the key is that triple, exact.
+ *   without one     every annotation (interval-less ones included) in insertion order; the key
+ *                   is the insertion rank (an update keeps it).
+ *
+ * A key survives changes between pages: what was deleted is not seen again, what was added
+ * after the key is, and nothing is seen twice.
+ */
+export interface ReadQuery {
+  readonly window?: TimeInterval;
+  /** How annotations relate to the window (the annotation is the left operand); only with a window. */
+  readonly relation?: AllenRelation | 'intersects';
+  /** Only this tier. */
+  readonly tier?: string;
+}
+
+/**
+ * `objects`: the annotations. `wire-json`: each annotation's wire JSON text in the output form
+ * the surfaces send (each time with its exact seconds `s`), byte for byte
+ * `annotationWireJson(annotation, {seconds: true})`, which a store may build from its rows
+ * without annotation objects.
+ */
+export type ReadForm = 'objects' | 'wire-json';
+export type ReadItem<F extends ReadForm> = F extends 'objects' ? Annotation : string;
+
+export interface ReadOptions<F extends ReadForm = ReadForm> {
+  /** Where the previous page ended (its `next`); absent or null for the first page. */
+  readonly after?: ReadPosition | null;
+  /** The most annotations in the page, at least 1. */
+  readonly limit: number;
+  readonly form: F;
+}
+
+export interface ReadPage<T> {
+  readonly items: T[];
+  /** Where the next page starts; null on the last page. */
+  readonly next: ReadPosition | null;
+  /**
+   * For the wire-json form, true when the store knows every text is plain ASCII (it made them),
+   * so a surface may send the page's bytes without encoding them as UTF-8 (`latin1` is then the
+   * same bytes, and a copy). Absent when the store does not know.
+   */
+  readonly asciiOnly?: boolean;
+}
+
+// Control characters count as not ASCII here: a JSON text never holds one raw, and the answer is only ever "encode it".
+const NOT_ASCII = /[^ -\u007f]/u;
+
+/** Whether a text is plain printable ASCII (so its UTF-8 bytes are its characters' codes). */
+export function isAsciiText(text: string): boolean {
+  return !NOT_ASCII.test(text);
+}
+
+/** The key of an annotation in a window read: its interval and id, compared by rational value. */
+export interface IntervalKey {
+  readonly start: RationalTime;
+  readonly end: RationalTime;
+  readonly id: string;
+}
+
+/**
+ * Where a page ended, bound to its query by `query` (readQueryKey): a position is refused by a
+ * read of another query (InvalidCursorError) rather than silently resuming somewhere else.
+ */
+export type ReadPosition =
+  | { readonly query: string; readonly kind: 'interval'; readonly key: IntervalKey }
+  | { readonly query: string; readonly kind: 'insertion'; readonly rank: number };
+
+/**
+ * What identifies a query for its positions: the window by rational value (so `10` and `10.0`
+ * are one query), the relation and the tier. A short hash, so cursors stay short.
+ */
+export function readQueryKey(query: ReadQuery): string {
+  const { window, tier } = query;
+  const relation = window === undefined ? '' : query.relation ?? 'intersects';
+  const canonical = JSON.stringify([window === undefined ? null : [fraction(window.start), fraction(window.end)], relation, tier ?? null]);
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+}
+
+function fraction(time: RationalTime): string {
+  const { num, den } = time.toFraction();
+  return `${num}/${den}`;
+}
+
+/** Orders interval keys as window reads return them: start, end (rational values), then id. */
+export function compareIntervalKeys(a: IntervalKey, b: IntervalKey): number {
+  return a.start.compare(b.start) || a.end.compare(b.end) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * The key to resume after, checked against the query it is used with: a position of another
+ * query, or of the other kind (a listing's rank for a window read), is an InvalidCursorError.
+ */
+export function resumeKey(query: ReadQuery, after: ReadPosition | null | undefined): IntervalKey | number | null {
+  if (after === undefined || after === null) return null;
+  const windowed = query.window !== undefined;
+  if (after.query !== readQueryKey(query) || (after.kind === 'interval') !== windowed) {
+    throw new InvalidCursorError(
+      'the position to resume after belongs to another query (other window, relation or tier); keep the filters of the first page, or start again without one',
+    );
+  }
+  return after.kind === 'interval' ? after.key : after.rank;
+}
+
+/** The position after the last item of a page that has more after it. */
+export function intervalPosition(query: ReadQuery, key: IntervalKey): ReadPosition {
+  return { query: readQueryKey(query), kind: 'interval', key };
+}
+
+export function insertionPosition(query: ReadQuery, rank: number): ReadPosition {
+  return { query: readQueryKey(query), kind: 'insertion', rank };
+}
+
+/** The page size of a read, checked: a whole number, at least 1. */
+export function checkLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidInputError(`read: limit must be a whole number >= 1, got ${limit}`);
+  return limit;
+}
+
+/** Annotations in the form a read asked for. */
+export function inForm<F extends ReadForm>(annotations: readonly Annotation[], form: F): ReadItem<F>[] {
+  if (form === 'objects') return annotations.slice() as ReadItem<F>[];
+  return annotations.map((annotation) => annotationWireJson(annotation, { seconds: true })) as ReadItem<F>[];
+}
+
+/** The key of an interval annotation (window reads return only those). */
+export function intervalKeyOf(annotation: Annotation): IntervalKey {
+  const interval = annotationInterval(annotation) as TimeInterval;
+  return { start: interval.start, end: interval.end, id: annotation.id };
+}
