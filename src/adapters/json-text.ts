@@ -59,7 +59,7 @@ export function parseJsonText(text: string, file: string, { nonFinite = false }:
  * treats the numbers JSON has no room for as `special` says. A leading byte-order mark is skipped.
  */
 export function parseJson(text: string, file: string, special: SpecialNumbers = 'refuse', maxDepth = MAX_JSON_DEPTH, lazy?: LazyArrayTest): unknown {
-  const parser = jsonParser(text, file, special, maxDepth, lazy ?? null, []);
+  const parser = new JsonParser(text, file, special, maxDepth, lazy ?? null, []);
   parser.seek(text.charCodeAt(0) === 0xfeff ? 1 : 0);
   const root = parser.value(0);
   parser.end();
@@ -89,157 +89,200 @@ export class LazyJsonArray {
 }
 
 /** The parser's state over one text: `value` parses the value at the position and moves past it. */
-function jsonParser(text: string, file: string, special: SpecialNumbers, maxDepth: number, lazy: LazyArrayTest | null, path: Array<string | number>) {
-  let position = 0;
-  const fail = (expected: string, at = position, syntax = true): never => {
-    throw new FormatParseError(file, lineAndColumn(text, at), `expected ${expected}${syntax ? '; the file is not valid JSON' : ''}`);
-  };
-  const skip = (): void => {
+class JsonParser {
+  private at = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+    private readonly special: SpecialNumbers,
+    private readonly maxDepth: number,
+    private readonly lazy: LazyArrayTest | null,
+    private readonly path: Array<string | number>,
+  ) {}
+
+  position(): number {
+    return this.at;
+  }
+
+  seek(to: number): void {
+    this.at = to;
+  }
+
+  end(): void {
+    this.skip();
+    if (this.at < this.text.length) this.fail('the end of the file after the JSON value');
+  }
+
+  fail(expected: string, at = this.at, syntax = true): never {
+    throw new FormatParseError(this.file, lineAndColumn(this.text, at), `expected ${expected}${syntax ? '; the file is not valid JSON' : ''}`);
+  }
+
+  skip(): void {
+    const { text } = this;
     for (;;) {
-      const code = text.charCodeAt(position);
-      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) position++;
+      const code = text.charCodeAt(this.at);
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) this.at++;
       else break;
     }
-  };
-  const specialNumber = (literal: string, at: number): unknown => {
-    if (special === 'otio') return { [OTIO_NUMBER_MARKER]: literal };
-    if (special === 'marker' && (literal === 'NaN' || literal === 'Infinity' || literal === '-Infinity')) return nonFiniteMark(literal);
-    if (/^-?(?:NaN|Inf)/.test(literal)) return fail(`a finite number; ${literal} is not a JSON number`, at, false);
-    return fail(`a number a 64-bit float can hold; ${literal.length > 40 ? literal.slice(0, 40) + '...' : literal} is out of range`, at, false);
-  };
+  }
+
+  // With `keep` false the value is checked but not built (a lazy array's first pass): the same
+  // errors at the same positions, without allocating a tree that would be dropped at once.
+  value(depth: number, keep = true): unknown {
+    this.skip();
+    const code = this.text.charCodeAt(this.at);
+    if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
+      if (depth >= this.maxDepth) throw new InputTooDeepError(this.file, lineAndColumn(this.text, this.at), depth + 1, this.maxDepth, 'JSON arrays and objects');
+      this.at++;
+      this.skip();
+      if (code === 0x7b) return this.object(depth, keep);
+      return this.lazy !== null && this.lazy(this.path) ? this.lazyArray(depth) : this.array(depth, keep);
+    }
+    if (code === 0x22) return this.string();
+    return this.literal();
+  }
+
+  private array(depth: number, keep: boolean): unknown[] {
+    const { text, lazy, path } = this;
+    const array: unknown[] = [];
+    if (text.charCodeAt(this.at) === 0x5d) {
+      this.at++;
+      return array;
+    }
+    for (let index = 0; ; index++) {
+      if (lazy !== null) path.push(index);
+      const item = this.value(depth + 1, keep);
+      if (keep) array.push(item);
+      if (lazy !== null) path.pop();
+      this.skip();
+      const next = text.charCodeAt(this.at);
+      this.at++;
+      if (next === 0x2c) continue;
+      if (next === 0x5d) return array;
+      return this.fail('"," or "]" after an array item', this.at - 1);
+    }
+  }
+
+  private object(depth: number, keep: boolean): Record<string, unknown> {
+    const { text, lazy, path } = this;
+    const object: Record<string, unknown> = {};
+    if (text.charCodeAt(this.at) === 0x7d) {
+      this.at++;
+      return object;
+    }
+    for (;;) {
+      this.skip();
+      if (text.charCodeAt(this.at) !== 0x22) this.fail('a property name in double quotes');
+      const key = this.string();
+      this.skip();
+      if (text.charCodeAt(this.at) !== 0x3a) this.fail(`":" after the property name "${key.length > 40 ? key.slice(0, 40) + '...' : key}"`);
+      this.at++;
+      if (lazy !== null) path.push(key);
+      const item = this.value(depth + 1, keep);
+      if (lazy !== null) path.pop();
+      // defineProperty: a plain assignment of "__proto__" would set the prototype, not a key.
+      if (keep && key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else if (keep) object[key] = item;
+      this.skip();
+      const next = text.charCodeAt(this.at);
+      this.at++;
+      if (next === 0x2c) continue;
+      if (next === 0x7d) return object;
+      return this.fail('"," or "}" after a property value', this.at - 1);
+    }
+  }
+
+  /** true, false, null or a number (and the special numbers the caller allows). */
+  private literal(): unknown {
+    const { text, special } = this;
+    if (text.startsWith('true', this.at)) {
+      this.at += 4;
+      return true;
+    }
+    if (text.startsWith('false', this.at)) {
+      this.at += 5;
+      return false;
+    }
+    if (text.startsWith('null', this.at)) {
+      this.at += 4;
+      return null;
+    }
+    NUMBER.lastIndex = this.at;
+    const match = NUMBER.exec(text);
+    if (!match) return this.fail(this.at >= text.length ? 'a JSON value before the end of the file' : 'a JSON value');
+    const start = this.at;
+    this.at = NUMBER.lastIndex;
+    const literal = match[0];
+    if (match[1] !== undefined) {
+      if (special === 'otio' || (special === 'marker' && literal !== '-Inf' && literal !== 'Inf')) return this.specialNumber(literal, start);
+      return this.fail(`a finite number; ${literal} is not a JSON number`, start, false);
+    }
+    const number = Number(literal);
+    if (!Number.isFinite(number)) return this.specialNumber(literal, start);
+    if (special === 'otio' && !Number.isSafeInteger(number) && /^-?\d+$/.test(literal)) return this.specialNumber(literal, start);
+    return number;
+  }
+
+  private specialNumber(literal: string, at: number): unknown {
+    if (this.special === 'otio') return { [OTIO_NUMBER_MARKER]: literal };
+    if (this.special === 'marker' && (literal === 'NaN' || literal === 'Infinity' || literal === '-Infinity')) return nonFiniteMark(literal);
+    if (/^-?(?:NaN|Inf)/.test(literal)) return this.fail(`a finite number; ${literal} is not a JSON number`, at, false);
+    return this.fail(`a number a 64-bit float can hold; ${literal.length > 40 ? literal.slice(0, 40) + '...' : literal} is out of range`, at, false);
+  }
+
   // A loop, not one regular expression: a backtracking regex over a 50 MB string overflows V8's stack.
-  const string = (): string => {
-    const start = position;
+  private string(): string {
+    const { text } = this;
+    const start = this.at;
     let escaped = false;
-    let i = position + 1;
+    let i = this.at + 1;
     for (;;) {
       const code = text.charCodeAt(i);
       if (code === 0x22) break;
       if (code === 0x5c) {
         escaped = true;
         i += 2;
-      } else if (code < 0x20 || Number.isNaN(code)) return fail(stringProblem(text, start), Number.isNaN(code) ? text.length : i);
+      } else if (code < 0x20 || Number.isNaN(code)) return this.fail(stringProblem(text, start), Number.isNaN(code) ? text.length : i);
       else i++;
     }
-    position = i + 1;
+    this.at = i + 1;
     if (!escaped) return text.slice(start + 1, i);
     let decoded: string;
     try {
-      decoded = JSON.parse(text.slice(start, position)) as string;
+      decoded = JSON.parse(text.slice(start, this.at)) as string;
     } catch {
-      return fail(stringProblem(text, start), start);
+      return this.fail(stringProblem(text, start), start);
     }
-    if (LONE_SURROGATE.test(decoded)) fail('a string without lone surrogates (a \\uD800-\\uDFFF escape must be one half of a pair)', start, false);
+    if (LONE_SURROGATE.test(decoded)) this.fail('a string without lone surrogates (a \\uD800-\\uDFFF escape must be one half of a pair)', start, false);
     return decoded;
-  };
-  // With `keep` false the value is checked but not built (a lazy array's first pass): the same
-  // errors at the same positions, without allocating a tree that would be dropped at once.
-  const value = (depth: number, keep = true): unknown => {
-    skip();
-    const code = text.charCodeAt(position);
-    if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
-      if (depth >= maxDepth) throw new InputTooDeepError(file, lineAndColumn(text, position), depth + 1, maxDepth, 'JSON arrays and objects');
-      position++;
-      skip();
-      if (code === 0x5b) {
-        if (lazy !== null && lazy(path)) return lazyArray(depth);
-        const array: unknown[] = [];
-        if (text.charCodeAt(position) === 0x5d) {
-          position++;
-          return array;
-        }
-        for (let index = 0; ; index++) {
-          if (lazy !== null) path.push(index);
-          const item = value(depth + 1, keep);
-          if (keep) array.push(item);
-          if (lazy !== null) path.pop();
-          skip();
-          const next = text.charCodeAt(position);
-          position++;
-          if (next === 0x2c) continue;
-          if (next === 0x5d) return array;
-          return fail('"," or "]" after an array item', position - 1);
-        }
-      }
-      const object: Record<string, unknown> = {};
-      if (text.charCodeAt(position) === 0x7d) {
-        position++;
-        return object;
-      }
-      for (;;) {
-        skip();
-        if (text.charCodeAt(position) !== 0x22) fail('a property name in double quotes');
-        const key = string();
-        skip();
-        if (text.charCodeAt(position) !== 0x3a) fail(`":" after the property name "${key.length > 40 ? key.slice(0, 40) + '...' : key}"`);
-        position++;
-        if (lazy !== null) path.push(key);
-        const item = value(depth + 1, keep);
-        if (lazy !== null) path.pop();
-        // defineProperty: a plain assignment of "__proto__" would set the prototype, not a key.
-        if (keep && key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
-        else if (keep) object[key] = item;
-        skip();
-        const next = text.charCodeAt(position);
-        position++;
-        if (next === 0x2c) continue;
-        if (next === 0x7d) return object;
-        return fail('"," or "}" after a property value', position - 1);
-      }
-    }
-    if (code === 0x22) return string();
-    if (text.startsWith('true', position)) {
-      position += 4;
-      return true;
-    }
-    if (text.startsWith('false', position)) {
-      position += 5;
-      return false;
-    }
-    if (text.startsWith('null', position)) {
-      position += 4;
-      return null;
-    }
-    NUMBER.lastIndex = position;
-    const match = NUMBER.exec(text);
-    if (!match) return fail(position >= text.length ? 'a JSON value before the end of the file' : 'a JSON value');
-    const start = position;
-    position = NUMBER.lastIndex;
-    const literal = match[0];
-    if (match[1] !== undefined) {
-      if (special === 'otio' || (special === 'marker' && literal !== '-Inf' && literal !== 'Inf')) return specialNumber(literal, start);
-      return fail(`a finite number; ${literal} is not a JSON number`, start, false);
-    }
-    const number = Number(literal);
-    if (!Number.isFinite(number)) return specialNumber(literal, start);
-    if (special === 'otio' && !Number.isSafeInteger(number) && /^-?\d+$/.test(literal)) return specialNumber(literal, start);
-    return number;
-  };
+  }
 
   // Checks the array's items as the plain parse does (each parsed and dropped), then hands back
   // a LazyJsonArray that parses them again, from where the first item starts, when iterated.
-  const lazyArray = (depth: number): LazyJsonArray => {
-    const start = position;
+  private lazyArray(depth: number): LazyJsonArray {
+    const { text, file, special, maxDepth, lazy, path } = this;
+    const start = this.at;
     let length = 0;
-    if (text.charCodeAt(position) === 0x5d) position++;
+    if (text.charCodeAt(this.at) === 0x5d) this.at++;
     else {
       for (;;) {
         path.push(length);
-        value(depth + 1, false);
+        this.value(depth + 1, false);
         path.pop();
         length++;
-        skip();
-        const next = text.charCodeAt(position);
-        position++;
+        this.skip();
+        const next = text.charCodeAt(this.at);
+        this.at++;
         if (next === 0x2c) continue;
         if (next === 0x5d) break;
-        return fail('"," or "]" after an array item', position - 1);
+        return this.fail('"," or "]" after an array item', this.at - 1);
       }
     }
     const base = path.slice();
     return new LazyJsonArray(length, function* items() {
       const at = base.slice();
-      const again = jsonParser(text, file, special, maxDepth, lazy, at);
+      const again = new JsonParser(text, file, special, maxDepth, lazy, at);
       again.seek(start);
       for (let index = 0; index < length; index++) {
         at.push(index);
@@ -249,20 +292,7 @@ function jsonParser(text: string, file: string, special: SpecialNumbers, maxDept
         again.seek(again.position() + 1);
       }
     });
-  };
-
-  return {
-    value,
-    skip,
-    position: () => position,
-    seek: (to: number) => {
-      position = to;
-    },
-    end: () => {
-      skip();
-      if (position < text.length) fail('the end of the file after the JSON value');
-    },
-  };
+  }
 }
 
 const NUMBER = /-?(?:(Infinity|Inf|NaN)|(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/y;

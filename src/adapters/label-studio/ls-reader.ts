@@ -56,58 +56,22 @@ export function readLabelStudioText(text: string, options: LoadOptions): LoadedD
   const document = parseJson(text, file, 'refuse', MAX_JSON_DEPTH, isTaskOrResultList);
   const { tasks, labelConfig } = tasksOf(document, file);
   const taskPathOf = (taskIndex: number) => (isList(document) ? `$[${taskIndex}]` : '$');
-  const tierNames: string[] = [];
-  // The ids of the timed results, in file order: the skeleton names them, the second pass reuses them.
-  const ids: string[] = [];
-  let untimed = 0;
-  let guessedFramerate = 0;
-  let skeleton: Array<Record<string, unknown>> = [];
+  const first = new FirstPass();
 
   // First pass: checks every result, keeps the tasks without their timed results (the skeleton),
   // names the tiers and ids, and finds the rate the times need. The annotations are made on the
   // second pass, in generate, so no list of a million regions is ever held.
   function* allTimes(): Generator<string> {
-    const usedIds = new Set<string>();
     let taskIndex = -1;
     for (const task of tasks()) {
       taskIndex++;
-      const kept: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(task)) {
-        if (!(CONTAINER_KINDS as readonly string[]).includes(key)) kept[key] = value;
-      }
-      for (const { kind, containers } of containersOf(task, taskPathOf(taskIndex), file)) {
-        const keptContainers: unknown[] = [];
-        for (const [containerIndex, container] of containers.entries()) {
-          if (!isObject(container)) throw new FormatParseError(file, { path: `${taskPathOf(taskIndex)}.${kind}[${containerIndex}]` }, 'expected an object with a result array');
-          const results: unknown[] = [];
-          for (const item of resultsOf(container, `${taskPathOf(taskIndex)}.${kind}[${containerIndex}]`, file)) {
-            if (item.time === null) {
-              untimed++;
-              results.push(item.result);
-              continue;
-            }
-            const context = { task, taskIndex, kind, container, containerIndex, path: item.path, labelConfig, options, file };
-            const region = regionOf(item.result, item.time, regionIdFor(item.result.id, usedIds), context);
-            if (region.guessed) guessedFramerate++;
-            if (!tierNames.includes(region.pending.tier)) tierNames.push(region.pending.tier);
-            ids.push(region.pending.id);
-            results.push({ [REGION_PLACEHOLDER]: region.pending.id });
-            if (item.time.unit !== 'frames') {
-              yield item.time.start;
-              yield item.time.end;
-            }
-          }
-          const { result: _result, ...rest } = container;
-          keptContainers.push({ ...rest, result: results });
-        }
-        kept[kind] = keptContainers;
-      }
-      skeleton.push(kept);
+      yield* first.task(task, taskIndex, { taskPath: taskPathOf(taskIndex), labelConfig, options, file });
     }
   }
   const neededRate = decimalRateFor(allTimes());
-  const skeletonText = JSON.stringify(skeleton);
-  skeleton = [];
+  const skeletonText = JSON.stringify(first.skeleton);
+  first.skeleton = [];
+  const { untimed, guessedFramerate, tierNames, ids } = first;
 
   if (untimed > 0) {
     options.report({ code: 'untimed_items_kept', severity: 'warning', file, location: {}, message: `${untimed} Label Studio results have no time (file-level choices, text spans, image regions); they are kept in store meta ${LABEL_STUDIO_TASKS_META} and written back, but are not annotations` });
@@ -149,6 +113,54 @@ export function readLabelStudioText(text: string, options: LoadOptions): LoadedD
   }
 
   return { tiers, meta: { [LABEL_STUDIO_TASKS_META]: skeletonText }, annotations: generate(), quantization: () => clock.quantization() };
+}
+
+/** What the first pass of readLabelStudioText keeps: the skeleton, the tier names and ids, the counts it reports. */
+class FirstPass {
+  readonly tierNames: string[] = [];
+  /** The ids of the timed results, in file order: the skeleton names them, the second pass reuses them. */
+  readonly ids: string[] = [];
+  untimed = 0;
+  guessedFramerate = 0;
+  skeleton: Array<Record<string, unknown>> = [];
+  private readonly usedIds = new Set<string>();
+
+  /** Checks one task's results and keeps its skeleton; yields the times of its timed results (not frames). */
+  *task(task: Record<string, unknown>, taskIndex: number, where: { taskPath: string; labelConfig: string | undefined; options: LoadOptions; file: string }): Generator<string> {
+    const { taskPath, labelConfig, options, file } = where;
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(task)) {
+      if (!(CONTAINER_KINDS as readonly string[]).includes(key)) kept[key] = value;
+    }
+    for (const { kind, containers } of containersOf(task, taskPath, file)) {
+      const keptContainers: unknown[] = [];
+      for (const [containerIndex, container] of containers.entries()) {
+        if (!isObject(container)) throw new FormatParseError(file, { path: `${taskPath}.${kind}[${containerIndex}]` }, 'expected an object with a result array');
+        const results: unknown[] = [];
+        for (const item of resultsOf(container, `${taskPath}.${kind}[${containerIndex}]`, file)) {
+          if (item.time === null) {
+            this.untimed++;
+            results.push(item.result);
+            continue;
+          }
+          const context = { task, taskIndex, kind, container, containerIndex, path: item.path, labelConfig, options, file };
+          const region = regionOf(item.result, item.time, regionIdFor(item.result.id, this.usedIds), context);
+          if (region.guessed) this.guessedFramerate++;
+          if (!this.tierNames.includes(region.pending.tier)) this.tierNames.push(region.pending.tier);
+          this.ids.push(region.pending.id);
+          results.push({ [REGION_PLACEHOLDER]: region.pending.id });
+          if (item.time.unit !== 'frames') {
+            yield item.time.start;
+            yield item.time.end;
+          }
+        }
+        const { result: _result, ...rest } = container;
+        keptContainers.push({ ...rest, result: results });
+      }
+      kept[kind] = keptContainers;
+    }
+    this.skeleton.push(kept);
+  }
 }
 
 /** Where task lists and result lists sit: the top-level list, and each container's result. */

@@ -113,7 +113,16 @@ const BATCH_RESULT: Json = {
 };
 const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: ref('Uuid') } };
 
-export function registerAnnotationRoutes(app: FastifyInstance, { service }: RouteContext): void {
+export function registerAnnotationRoutes(app: FastifyInstance, context: RouteContext): void {
+  registerCreate(app, context);
+  registerList(app, context);
+  registerGetOne(app, context);
+  registerPatchOne(app, context);
+  registerPatchMany(app, context);
+  registerDelete(app, context);
+}
+
+function registerCreate(app: FastifyInstance, { service }: RouteContext): void {
   app.post('/annotations', {
     schema: routeSchema('create an annotation (its body validated against its body_schema_uri)', {
       description: 'The interval\'s times may be {v, r} or any time form (seconds, timecode, SMPTE with ?fps).',
@@ -126,7 +135,9 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
     const { value, clock } = await service.createAnnotation(request.body as AnnotationInput, actorOf(request), timeOptions(QueryParams.of(request.query, WRITE_PARAMETERS)));
     return sendAnnotation(withClock(reply, clock).code(201).header('Location', `/annotations/${value.id}`), value);
   });
+}
 
+function registerList(app: FastifyInstance, { service }: RouteContext): void {
   // Pages of `limit`, in a stable order; `Link: <…?after=cursor>; rel="next"` while more remain.
   app.get<{ Querystring: ListRequest }>('/annotations', {
     schema: routeSchema('list or query annotations', {
@@ -152,7 +163,9 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
     // plain ASCII needs no UTF-8 encoding: its character codes are its bytes, copied once.
     return reply.type('application/json; charset=utf-8').send(page.asciiOnly ? asciiWireJsonArrayBytes(page.items) : wireJsonArray(page.items));
   });
+}
 
+function registerGetOne(app: FastifyInstance, { service }: RouteContext): void {
   // A conditional GET: If-None-Match with the current ETag (or *) answers 304 without a body.
   app.get<{ Params: { id: string } }>('/annotations/:id', {
     schema: routeSchema('one annotation; If-None-Match with its current ETag answers 304', {
@@ -167,7 +180,9 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
     if (noneMatch(singleHeader(request.headers['if-none-match']), etag)) return reply.code(304).header('ETag', etag).send();
     return sendAnnotation(reply, annotation);
   });
+}
 
+function registerPatchOne(app: FastifyInstance, { service }: RouteContext): void {
   app.patch<{ Params: { id: string } }>('/annotations/:id', {
     schema: routeSchema('partial update, guarded by If-Match', {
       params: ID_PARAMS,
@@ -187,7 +202,9 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
     );
     return sendAnnotation(withClock(reply, clock), value);
   });
+}
 
+function registerPatchMany(app: FastifyInstance, { service }: RouteContext): void {
   // Several annotations at once (the shared boundary of two TIME_SUBDIVISION neighbours): one transaction, judged as a whole.
   app.patch('/annotations', {
     schema: routeSchema('partial updates of several annotations at once, each guarded by its own if_match; all or nothing', {
@@ -202,7 +219,9 @@ export function registerAnnotationRoutes(app: FastifyInstance, { service }: Rout
     const { value, clock } = await service.updateAnnotations(updates, actorOf(request), timeOptions(QueryParams.of(request.query, WRITE_PARAMETERS)));
     return withClock(reply, clock).send({ updated: value.map((annotation) => ({ etag: annotationEtag(annotation), annotation: annotationToOutput(annotation) })) });
   });
+}
 
+function registerDelete(app: FastifyInstance, { service }: RouteContext): void {
   // If-Match is required on DELETE, as on PATCH: 428 without it, 412 when it is stale.
   app.delete<{ Params: { id: string } }>('/annotations/:id', {
     schema: routeSchema('delete, guarded by If-Match (required, as for PATCH)', {
