@@ -59,6 +59,21 @@ const FORMATS = {
     cue: (i, t) => `${i ? ',' : ''}{"type": "Annotation", "body": {"type": "TextualBody", "value": "${t}"}, "target": "a.mp4#t=${i * 0.01},${i * 0.01 + 0.005}"}\n`,
     tail: ']}}\n',
   },
+  ass: {
+    ext: '.ass',
+    module: 'ass/format.js',
+    head: '[Script Info]\nScriptType: v4.00+\n\n[V4+ Styles]\nFormat: Name, Fontname, Fontsize\nStyle: Default,Arial,20\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n',
+    cue: (i, t) => `Dialogue: 0,${ms(i * 10).slice(1, -1)},${ms(i * 10 + 10).slice(1, -1)},Default,,0,0,0,,${t}\n`,
+    tail: '',
+  },
+  sbv: { ext: '.sbv', module: 'sbv/format.js', head: '', cue: (i, t) => `${ms(i * 10).slice(1)},${ms(i * 10 + 5).slice(1)}\n${t}\n\n`, tail: '' },
+  ttml: {
+    ext: '.ttml',
+    module: 'ttml/format.js',
+    head: '<?xml version="1.0" encoding="UTF-8"?>\n<tt xmlns="http://www.w3.org/ns/ttml" xml:lang="en">\n<body>\n<div>\n',
+    cue: (i, t) => `<p begin="${i * 10}ms" end="${i * 10 + 5}ms">${t}</p>\n`,
+    tail: '</div>\n</body>\n</tt>\n',
+  },
   otio: {
     ext: '.otio',
     module: 'otio/format.js',

@@ -107,7 +107,21 @@ export interface FormatCodec {
    * whole first: only such a source makes a conversion stream.
    */
   readonly streamsOnLoad?: boolean;
+  /**
+   * The reader stamps every import adds (provenance, annotation ids, confidence) that this format
+   * keeps of no annotation it writes. A conversion that streams from it does not count them as
+   * lost by the target: the source file never had them (see service/convert-stream.ts).
+   */
+  readonly stampsNeverKept?: ReadonlyArray<'provenance' | 'ids' | 'confidence'>;
+  /**
+   * Whether writeCues() writes comment events as comments (ASS): the cues handed to it then keep
+   * the annotations marked `comment: true`, which other cue writers leave out (flat-cues.ts).
+   */
+  readonly writesComments?: boolean;
 }
+
+/** The stamps a format without provenance, ids or confidence never keeps (FormatCodec.stampsNeverKept). */
+export const ALL_STAMPS: ReadonlyArray<'provenance' | 'ids' | 'confidence'> = Object.freeze(['provenance', 'ids', 'confidence']);
 
 /**
  * A format: what identifies it (name, extensions, media types, a content sniffer) and a lazy
@@ -117,6 +131,11 @@ export interface FormatAdapter {
   readonly name: string;
   /** Lower-case, with the leading dot; multi-part extensions (`.labelstudio.json`) win over shorter ones. */
   readonly extensions: readonly string[];
+  /**
+   * Those of `extensions` that other kinds of file use too (`.xml`): an input named so is this
+   * format only when its content says so (the sniff); an output named so is written in it.
+   */
+  readonly sniffedExtensions?: readonly string[];
   readonly mediaTypes: readonly string[];
   /** One line that says honestly what the format keeps and what it loses. */
   readonly description: string;

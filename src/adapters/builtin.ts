@@ -1,11 +1,14 @@
 import { annotFormat } from './annot/format.js';
+import { assFormat } from './ass/format.js';
 import { eafFormat } from './eaf/format.js';
 import { jamsFormat } from './jams/format.js';
 import { labelStudioFormat } from './label-studio/format.js';
 import { otioFormat } from './otio/format.js';
 import { registerAdapter } from './registry.js';
+import { sbvFormat } from './sbv/format.js';
 import { srtFormat } from './srt/format.js';
 import { textgridFormat } from './textgrid/format.js';
+import { ttmlFormat } from './ttml/format.js';
 import { webAnnotationFormat } from './web-annotation/format.js';
 import { webvttFormat } from './webvtt/format.js';
 
@@ -17,6 +20,9 @@ export const BUILTIN_FORMATS = [
   textgridFormat,
   webvttFormat,
   srtFormat,
+  assFormat,
+  ttmlFormat,
+  sbvFormat,
   webAnnotationFormat,
   annotFormat,
   eafFormat,

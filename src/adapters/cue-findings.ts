@@ -45,6 +45,11 @@ export class CueFindings {
     this.add('nul_replaced', 'warning', line, 'NUL characters replaced', 'a NUL character (U+0000), replaced by U+FFFD as the WebVTT parsing algorithm requires (players show it so)');
   }
 
+  /** Any other finding of a cue reader, counted and capped per code like the ones above; `what` names many of them. */
+  note(code: string, severity: FindingSeverity, line: number, what: string, message: string): void {
+    this.add(code, severity, line, what, message);
+  }
+
   /** Reports how many of each code were left unreported. Call once, at the end of the file. */
   finish(): void {
     for (const [code, { count, first, severity, what }] of this.counts) {

@@ -21,13 +21,30 @@ import { UnrepresentableError } from './errors.js';
 
 export type { FlatCue, FlatSelection };
 
-export async function selectFlatCues(store: AnnotationStore, options: DumpOptions, formatName: string): Promise<FlatSelection> {
+/** What a writer wants of a selection beyond the tier (DumpOptions.tier). */
+export interface FlatSelectionOptions {
+  /**
+   * Comment events (a body with `comment: true`: ASS `Comment:` lines, which players never show)
+   * are written only by a format that has comments too (ASS); others leave them out, counted.
+   */
+  readonly comments?: 'keep' | 'drop';
+  /**
+   * A store whose selected annotations all have this body schema is written in store order, not
+   * time order: a format whose order means something beyond time (ASS draws later events over
+   * earlier ones) gets its own file's order back.
+   */
+  readonly storeOrderFor?: string;
+}
+
+export async function selectFlatCues(store: AnnotationStore, options: DumpOptions, formatName: string, selection: FlatSelectionOptions = {}): Promise<FlatSelection> {
   checkTier(await store.listTiers(), options, formatName);
-  const tally = new FlatTally(options);
+  const tally = new FlatTally(options, selection.comments ?? 'drop');
   let inOrder = true;
   let lastStart = -Infinity;
+  let allOfSchema = selection.storeOrderFor !== undefined;
   for await (const annotation of store.all()) {
     if (!tally.count(annotation)) continue;
+    if (allOfSchema && annotation.body_schema_uri !== selection.storeOrderFor) allOfSchema = false;
     const startMs = startOf(annotation);
     if (startMs < lastStart) inOrder = false;
     lastStart = startMs;
@@ -36,7 +53,7 @@ export async function selectFlatCues(store: AnnotationStore, options: DumpOption
   const keep = (annotation: Annotation): boolean => tally.keeps(annotation);
 
   async function* cues(): AsyncGenerator<FlatCue> {
-    if (inOrder) {
+    if (inOrder || allOfSchema) {
       for await (const annotation of store.all()) {
         if (!keep(annotation)) continue;
         yield flatCue(annotation);
@@ -64,9 +81,10 @@ export function streamFlatCues(
   options: DumpOptions,
   formatName: string,
   onProgress?: (read: number) => void,
+  comments: 'keep' | 'drop' = 'drop',
 ): FlatSelection & { readonly read: number } {
   checkTier(tiers, options, formatName);
-  const tally = new FlatTally(options);
+  const tally = new FlatTally(options, comments);
   const dropped: Array<{ what: string; count: number }> = [];
   const selection = {
     dropped,
@@ -117,13 +135,18 @@ class FlatTally {
   private otherTiers = 0;
   private selected = 0;
   private withConfidence = 0;
+  private comments = 0;
   roundedTimes = 0;
   private readonly tiersSeen = new Set<string>();
 
-  constructor(private readonly options: DumpOptions) {}
+  constructor(
+    private readonly options: DumpOptions,
+    private readonly commentsKept: 'keep' | 'drop',
+  ) {}
 
   keeps(annotation: Annotation): boolean {
     if (this.options.tier !== undefined && annotation.tier !== this.options.tier) return false;
+    if (this.commentsKept === 'drop' && isComment(annotation)) return false;
     return annotation.reference.kind === 'media';
   }
 
@@ -135,6 +158,10 @@ class FlatTally {
     }
     if (annotation.reference.kind !== 'media') {
       this.symbolic++;
+      return false;
+    }
+    if (this.commentsKept === 'drop' && isComment(annotation)) {
+      this.comments++;
       return false;
     }
     this.selected++;
@@ -151,10 +178,22 @@ class FlatTally {
     if (this.withConfidence > 0) dropped.push({ what: 'confidence', count: this.withConfidence });
     if (this.symbolic > 0) dropped.push({ what: 'symbolic annotations', count: this.symbolic });
     if (this.otherTiers > 0) dropped.push({ what: 'annotations on other tiers', count: this.otherTiers });
+    if (this.comments > 0) dropped.push({ what: COMMENT_EVENTS_DROPPED, count: this.comments });
     if (this.tiersSeen.size > 1) dropped.push({ what: 'tier names (tiers merged into one track)', count: this.tiersSeen.size });
-    if (this.roundedTimes > 0) dropped.push({ what: 'sub-millisecond precision', count: this.roundedTimes });
+    if (this.roundedTimes > 0) dropped.push({ what: SUB_MILLISECOND_PRECISION, count: this.roundedTimes });
     return dropped;
   }
+}
+
+/** How the loss report names times rounded to whole milliseconds; a writer that keeps times its own way (exact ticks, centiseconds) leaves it out. */
+export const SUB_MILLISECOND_PRECISION = 'sub-millisecond precision';
+
+/** How the loss report names the comment events a format without comments leaves out. */
+export const COMMENT_EVENTS_DROPPED = 'comment events (ASS Comment: lines, which players do not show)';
+
+/** An event its format marks as a comment (ASS `Comment:`), never shown by a player. */
+function isComment(annotation: Annotation): boolean {
+  return (annotation.body as Record<string, unknown>).comment === true;
 }
 
 function startOf(annotation: Annotation): number {

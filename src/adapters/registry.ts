@@ -31,6 +31,9 @@ const ALIASES: Readonly<Record<string, string>> = {
   w3c: 'web_annotation',
   webannotation: 'web_annotation',
   subrip: 'srt',
+  ssa: 'ass',
+  dfxp: 'ttml',
+  imsc: 'ttml',
 };
 
 /** The aliases of a format name, as `list-formats` shows them. */
@@ -67,7 +70,9 @@ export interface InferFormatInput {
  */
 export function inferFormat({ explicit, path, head, encoding }: InferFormatInput): FormatAdapter {
   const sniffed = head === undefined ? undefined : sniffableHead(head, encoding);
-  const byExtension = !explicit && path && path !== '-' ? adaptersForFileName(path) : [];
+  const named = !explicit && path && path !== '-' ? adaptersForFileName(path) : [];
+  // An input named by an extension other files use too (`.xml`) is the format only when its content says so.
+  const byExtension = sniffed && sniffed.length > 0 ? named.filter((adapter) => !claimedByContentOnly(adapter, path as string) || adapter.sniff(sniffed)) : named;
   const chosen = explicit ? getAdapter(explicit) : byExtension.length === 1 ? byExtension[0] : byContent(byExtension, path, sniffed);
   const mismatch = sniffed === undefined ? null : contentMismatch(chosen, sniffed, listAdapters());
   if (mismatch === null) return chosen;
@@ -105,6 +110,15 @@ export function adaptersForFileName(path: string): FormatAdapter[] {
     }
   }
   return matches;
+}
+
+/** Whether the longest extension of `path` an adapter claims is one it claims only with its content (`.xml`). */
+function claimedByContentOnly(adapter: FormatAdapter, path: string): boolean {
+  const sniffed = adapter.sniffedExtensions;
+  if (sniffed === undefined || sniffed.length === 0) return false;
+  const name = basename(path).toLowerCase();
+  const longest = adapter.extensions.filter((extension) => name.endsWith(extension)).sort((a, b) => b.length - a.length)[0];
+  return longest !== undefined && sniffed.includes(longest);
 }
 
 /** Up to 64 KiB from the start of a file, for sniffing. */

@@ -97,3 +97,28 @@ export function looksLikeJson(head: Buffer): boolean {
 export function looksLikeXml(head: Buffer): boolean {
   return /^\s*</.test(decodeText(head));
 }
+
+/** SubStation Alpha: a `[Script Info]` first (after comments), or an `[Events]` section with Dialogue lines. */
+export function looksLikeAss(head: Buffer): boolean {
+  const text = decodeText(head);
+  if (/^(?:\s*;[^\n]*\n)*\s*\[Script Info\]/i.test(text)) return true;
+  return /^\s*\[Events\]\s*$/im.test(text) && /^\s*(?:Dialogue|Format):/m.test(text);
+}
+
+/** YouTube's SBV: the first line that is not blank is a timing line `0:00:01.000,0:00:03.500`. */
+export function looksLikeSbv(head: Buffer): boolean {
+  return /^\s*\d+:\d{1,2}:\d{1,2}\.\d{1,3},\d+:\d{1,2}:\d{1,2}\.\d{1,3}\s*(?:\r?\n|$)/.test(decodeText(head));
+}
+
+/**
+ * TTML (and DFXP): the root element is `tt` in the TTML namespace (or one of the two DFXP drafts'),
+ * prefixed or not, after the XML declaration, comments and a DOCTYPE.
+ */
+export function looksLikeTtml(head: Buffer): boolean {
+  const text = decodeText(head);
+  const root = /^(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*<((?:[A-Za-z_][\w.-]*:)?tt)[\s>/]/.exec(text);
+  if (root === null) return false;
+  const end = text.indexOf('>', root.index + root[0].length - 1);
+  const tag = text.slice(root.index, end === -1 ? undefined : end);
+  return /xmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/www\.w3\.org\/(?:ns\/ttml|2006\/(?:04|10)\/ttaf1)["']/.test(tag);
+}

@@ -14,10 +14,10 @@ import { unknownTierMessage } from './tier-lookup.js';
  * A conversion that streams: each annotation goes from the reader to the writer as it is read,
  * so memory stays flat however long the file (a million SRT cues convert in well under 200 MB).
  *
- * What streams:
- * - SRT, WebVTT and TextGrid (readers that read as they are consumed: `streamsOnLoad`; TextGrid's
- *   reads its file twice, see textgrid/codec.ts) into SRT and WebVTT (writers of cues as they
- *   come: `writeCues`), in one pass. A TextGrid of several tiers (up to 8, without --strict-time)
+ * What streams is what the codecs declare (FormatCodec.streamsOnLoad, writeCues, dumpTwoPass):
+ * - SRT, WebVTT, SubStation (ASS/SSA), SBV and TextGrid (readers that read as they are consumed:
+ *   `streamsOnLoad`; TextGrid's reads its file twice, see textgrid/codec.ts) into SRT, WebVTT,
+ *   SubStation and SBV (writers of cues as they come: `writeCues`), in one pass. A TextGrid of several tiers (up to 8, without --strict-time)
  *   is merged in time order by reading the file once per tier (`inTimeOrder`); a tier not itself
  *   in time order shows as cues out of order, and the file converts whole;
  * - SRT and WebVTT into TextGrid, in two passes over the input file (`dumpTwoPass`): TextGrid puts
@@ -27,7 +27,7 @@ import { unknownTierMessage } from './tier-lookup.js';
  * - `.annot` into SRT, WebVTT and TextGrid, over the store's paged statement (dumpStoreAsStream,
  *   called from convert-file.ts), and SRT, WebVTT and TextGrid into `.annot`, through the new
  *   file's one bulk transaction (convert-file.ts, as before).
- * What does not: EAF, OTIO, JAMS, Label Studio and Web Annotation on either side.
+ * What does not: EAF, OTIO, JAMS, Label Studio, Web Annotation and TTML on either side.
  *
  * A subtitle file is written in time order. Cues that arrive out of order cannot be written as
  * they come: the stream is abandoned (its partial output removed) and the caller converts the
@@ -35,7 +35,7 @@ import { unknownTierMessage } from './tier-lookup.js';
  *
  * The output bytes and the report are the whole-document path's: the same writer code runs over
  * the same cues, and the loss report is counted along the way instead of by writing the store
- * again in the source format (see sourceCannotKeep).
+ * again in the source format (see lossesTheSourceHad).
  */
 export type StreamOutcome =
   | { readonly kind: 'converted'; readonly annotations: number; readonly tiers: number; readonly dropped: DumpReport['dropped']; readonly quantized: { count: number; maxErrorSeconds: number } }
@@ -77,7 +77,7 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
   const options = { targetName: request.targetName, tier: request.tier, variant: request.variant, warn: request.warn };
   const writeCues = targetCodec.writeCues;
   // A reader that can merge its tiers in time order (TextGrid) hands the cues over in the order they are written.
-  const selection = streamFlatCues(document.tiers, document.inTimeOrder?.() ?? document.annotations, options, target.name, request.onProgress);
+  const selection = streamFlatCues(document.tiers, document.inTimeOrder?.() ?? document.annotations, options, target.name, request.onProgress, targetCodec.writesComments === true ? 'keep' : 'drop');
   let dumped: DumpReport;
   try {
     dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, async (span) => {
@@ -91,7 +91,7 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
     return { kind: 'whole_document' };
   }
   request.beforeCommit(document.tiers.map((tier) => tier.name));
-  return { kind: 'converted', annotations: selection.read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(source.name, dumped.dropped), quantized: document.quantization() };
+  return { kind: 'converted', annotations: selection.read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(sourceCodec, dumped.dropped), quantized: document.quantization() };
 }
 
 /**
@@ -135,36 +135,23 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
   });
   if (dumped === null) return { kind: 'whole_document' };
   if (passes < 2) request.beforeCommit(document.tiers.map((tier) => tier.name));
-  return { kind: 'converted', annotations: read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(source.name, dumped.dropped), quantized: document.quantization() };
+  return { kind: 'converted', annotations: read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(sourceCodec, dumped.dropped), quantized: document.quantization() };
 }
 
-/** What the target lost, less the reader stamps the source format could not have kept either. */
-function lossesTheSourceHad(sourceName: string, dropped: DumpReport['dropped']): DumpReport['dropped'] {
-  const cannotKeep = sourceCannotKeep(sourceName);
+/**
+ * What the target lost, less the reader stamps the source format could not have kept either
+ * (FormatCodec.stampsNeverKept). The whole-document path finds these by writing the store in the
+ * source format; for a streaming source the format says them: SRT, WebVTT, SubStation and SBV
+ * write the same selection of cues as the target and drop the provenance, ids and confidence of
+ * exactly those cues, and a TextGrid writes every annotation and keeps none of the three.
+ */
+function lossesTheSourceHad(sourceCodec: FormatCodec, dropped: DumpReport['dropped']): DumpReport['dropped'] {
+  const cannotKeep = new Set<string>(sourceCodec.stampsNeverKept ?? []);
   return dropped.filter((entry) => {
     const attribute = stampedAttribute(entry.what);
     return attribute === null || !cannotKeep.has(attribute);
   });
 }
-
-/**
- * The reader stamps (provenance, ids, confidence) that a streaming source format cannot itself keep,
- * so the loss report does not blame the target for them. The whole-document path finds these by
- * writing the store in the source format; for the streaming sources the answer is fixed: SRT and
- * WebVTT write the same selection of cues as the target and drop the provenance, ids and
- * confidence of exactly those cues, so whatever the target reports of them the source never had; a
- * TextGrid writes every annotation and keeps none of the three.
- */
-function sourceCannotKeep(sourceName: string): ReadonlySet<string> {
-  if (sourceName === 'srt' || sourceName === 'webvtt') return FLAT_CUE_STAMPS_LOST;
-  if (sourceName === 'textgrid') return TEXTGRID_STAMPS_LOST;
-  return NOTHING;
-}
-
-const FLAT_CUE_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'ids', 'confidence']);
-/** A TextGrid keeps no provenance, ids or confidence of any annotation it writes (it writes them all). */
-const TEXTGRID_STAMPS_LOST: ReadonlySet<string> = new Set(['provenance', 'ids', 'confidence']);
-const NOTHING: ReadonlySet<string> = new Set();
 
 /**
  * A `.annot` file (or any store) written without holding it: to a flat cue format in one pass
@@ -180,7 +167,8 @@ export async function dumpStoreAsStream(store: AnnotationStore, targetCodec: For
     return dumpTwoPass({ tiers: await store.listTiers(), meta: await store.listMeta(), pass: () => store.all() }, path, options);
   }
   try {
-    return await writeCues(streamFlatCues(await store.listTiers(), store.all(), options, formatName), (key) => store.getMeta(key), path, options);
+    const comments = targetCodec.writesComments === true ? 'keep' : 'drop';
+    return await writeCues(streamFlatCues(await store.listTiers(), store.all(), options, formatName, undefined, comments), (key) => store.getMeta(key), path, options);
   } catch (error) {
     if (!(error instanceof CuesOutOfTimeOrder)) throw error;
     rmSync(path, { force: true });

@@ -12,6 +12,7 @@ import { jamsCodec } from '../../src/adapters/jams/codec.js';
 import { labelStudioCodec } from '../../src/adapters/label-studio/codec.js';
 import { otioCodec } from '../../src/adapters/otio/codec.js';
 import { textgridCodec } from '../../src/adapters/textgrid/codec.js';
+import { ttmlCodec } from '../../src/adapters/ttml/codec.js';
 import { webAnnotationCodec } from '../../src/adapters/web-annotation/codec.js';
 import { runCli } from '../support/run-cli.js';
 import { loadWith } from './codec-harness.js';
@@ -60,6 +61,13 @@ describe('nesting depth', () => {
     expect(error.message).toMatch(/^deep\.eaf:2:\d+ \(ANNOTATION_DOCUMENT\/X\/X\/X\/\.\.\.\): nesting deeper than 256 levels of XML elements/);
   });
 
+  it('refuses XML nested 100,000 elements deep in a TTML document, with the line, column and element path', async () => {
+    const deep = '<tt xmlns="http://www.w3.org/ns/ttml">\n<body><div><p>' + '<span>'.repeat(100_000) + '</span>'.repeat(100_000) + '</p></div></body></tt>';
+    const error = await refusal(ttmlCodec, 'deep.ttml', deep);
+    expect(error.code).toBe('ANNOT_INPUT_TOO_DEEP');
+    expect(error.message).toMatch(/^deep\.ttml:2:\d+ \(tt\/body\/div\/p\/\.\.\.\): nesting deeper than 256 levels of XML elements/);
+  });
+
   it('still reads JSON nested to a realistic depth', async () => {
     const path = join(work, 'nested.jsonld');
     writeFileSync(path, `{"type": "Annotation", "body": {"type": "TextualBody", "value": "x", "extra": ${deepJson(400)}}, "target": "a.wav#t=1,2"}`);
@@ -84,6 +92,13 @@ describe('XML entities', () => {
     const error = await refusal(eafCodec, 'xxe.eaf', external);
     expect(error.message).toContain('got "&xxe;"');
     expect(error.message).not.toContain('root:');
+  });
+
+  it('never expands an entity in a TTML document either, nor resolves an external one', async () => {
+    const laughs = '<?xml version="1.0"?>\n<!DOCTYPE tt [\n <!ENTITY lol "lol">\n <!ENTITY lol2 "&lol;&lol;&lol;&lol;">\n]>\n<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="0s" end="1s">&lol2;</p></div></body></tt>';
+    expect((await refusal(ttmlCodec, 'laughs.ttml', laughs)).message).toMatch(/^laughs\.ttml:6:\d+ .*one of the XML entities &lt; &gt; &amp; &quot; &apos; or a character reference, got "&lol2;"/);
+    const external = '<?xml version="1.0"?>\n<!DOCTYPE d [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p>&xxe;</p></div></body></tt>';
+    expect((await refusal(ttmlCodec, 'xxe.ttml', external)).message).toContain('got "&xxe;"');
   });
 
   it('refuses a character reference to a surrogate or NUL', async () => {
@@ -130,6 +145,7 @@ describe('text encodings', () => {
     ['jsonld', webAnnotationCodec, '{"type": "AnnotationCollection", "label": "na\u00efve",\n "x": "caf\u00e9"}'],
     ['eaf', eafCodec, '<ANNOTATION_DOCUMENT AUTHOR="na\u00efve">\n<HEADER AUTHOR="caf\u00e9"/></ANNOTATION_DOCUMENT>'],
     ['TextGrid', textgridCodec, 'File type = "ooTextFile"\nObject class = "TextGrid" ! na\u00efve\n0 1 <absent> ! caf\u00e9\n'],
+    ['ttml', ttmlCodec, '<tt xmlns="http://www.w3.org/ns/ttml" xml:lang="en"><!-- na\u00efve -->\n<body><div><p begin="0s" end="1s">caf\u00e9</p></div></body></tt>'],
   ];
 
   it.each(readers)('a .%s file in UTF-8 with one Latin-1 byte (two encodings mixed) is refused with the line, column and offset of the byte', async (extension, codec, text) => {
@@ -162,6 +178,15 @@ describe('text encodings', () => {
     const units = Buffer.from('\ufeff' + text.replace('\u00e9', '\ud800'), 'utf16le');
     const error = await refusal(codec, `lone.${extension}`, units);
     expect(error.message).toMatch(new RegExp(`^lone\\.${extension.replace('.', '\\.')}:\\d:\\d+: expected UTF-16LE text \\(as its byte-order mark says\\); bytes 0x00 0xD8 at byte offset \\d+ are not UTF-16LE \\(a lone surrogate, 0xD800\\)`));
+  });
+
+  it('a TTML document is read in the encoding its XML declaration names, and one it cannot know is refused by name', async () => {
+    const path = join(work, 'latin1.xml.ttml');
+    writeFileSync(path, Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>\n<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="0s" end="1s">caf\u00e9 ok</p></div></body></tt>', 'latin1'));
+    const { annotations } = await loadWith(ttmlCodec, path);
+    expect(annotations.map((annotation) => annotation.body.text)).toEqual(['caf\u00e9 ok']);
+    const error = await refusal(ttmlCodec, 'bad.ttml', '<?xml version="1.0" encoding="x-mac-klingon"?>\n<tt/>');
+    expect(error.message).toBe('bad.ttml:1:31: expected an encoding annot can decode in the XML declaration, found "x-mac-klingon"; name the file\'s real encoding with --encoding (?encoding= over HTTP)');
   });
 
   it('an encoded surrogate in UTF-8 (CESU-8) is invalid UTF-8', async () => {

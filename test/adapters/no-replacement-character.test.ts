@@ -33,6 +33,16 @@ const SAMPLES: Readonly<Record<string, { extension: string; text: string }>> = {
     extension: 'jsonld',
     text: '{"@context": "http://www.w3.org/ns/anno.jsonld", "type": "AnnotationCollection", "label": "na\u00efve",\n "first": {"type": "AnnotationPage", "items": [{"type": "Annotation", "body": {"type": "TextualBody", "value": "caf\u00e9 cr\u00e8me"}, "target": "a.wav#t=1,2"}]}}',
   },
+  ass: {
+    extension: 'ass',
+    text: '[Script Info]\nTitle: na\u00efve\nScriptType: v4.00+\n\n[V4+ Styles]\nFormat: Name, Fontname, Fontsize\nStyle: Default,Arial,20\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,caf\u00e9 cr\u00e8me\n',
+  },
+  sbv: { extension: 'sbv', text: '0:00:01.000,0:00:02.000\nna\u00efve\n\n0:00:03.000,0:00:04.000\ncaf\u00e9 cr\u00e8me\n' },
+  ttml: {
+    extension: 'ttml',
+    // No XML declaration, as for EAF.
+    text: '<tt xmlns="http://www.w3.org/ns/ttml" xml:lang="fr"><head><metadata/></head><!-- na\u00efve -->\n<body><div><p begin="1s" end="2s">caf\u00e9 cr\u00e8me</p></div></body></tt>\n',
+  },
   otio: {
     extension: 'otio',
     text: '{"OTIO_SCHEMA": "Timeline.1", "name": "na\u00efve", "metadata": {},\n "tracks": {"OTIO_SCHEMA": "Stack.1", "name": "caf\u00e9 cr\u00e8me", "children": [], "metadata": {}}}',

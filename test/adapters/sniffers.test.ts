@@ -30,10 +30,20 @@ describe('format inference', () => {
     expect(sniff('input', '{"OTIO_SCHEMA": "Timeline.1", "tracks": {}}')).toBe('otio');
     expect(sniff('input', '1\n00:00:01,000 --> 00:00:02,000\nhello\n')).toBe('srt');
     expect(sniff('input', Buffer.concat([Buffer.from('SQLite format 3\u0000'), Buffer.alloc(84)]))).toBe('annot');
+    expect(sniff('input', '[Script Info]\nScriptType: v4.00+\n')).toBe('ass');
+    expect(sniff('input', '<?xml version="1.0"?>\n<tt xmlns="http://www.w3.org/ns/ttml" xml:lang="en">')).toBe('ttml');
+    expect(sniff('input', '0:00:01.000,0:00:03.500\nhello\n')).toBe('sbv');
+  });
+
+  it('takes .xml for TTML only when the content is TTML', () => {
+    expect(sniff('captions.xml', '<tt xmlns="http://www.w3.org/ns/ttml">')).toBe('ttml');
+    expect(sniff('elan.xml', '<ANNOTATION_DOCUMENT>')).toBe('eaf');
+    expect(() => sniff('config.xml', '<config/>')).toThrow(/cannot tell the format of "config.xml"/);
+    expect(inferFormat({ path: 'out.xml' }).name).toBe('ttml');
   });
 
   it('names the known formats when nothing matches', () => {
-    expect(() => sniff('notes.txt', 'just some text')).toThrow(/cannot tell the format of "notes.txt".*annot, eaf \(elan\), jams, label_studio \(ls, labelstudio\), otio, srt \(subrip\), textgrid \(tg, praat\), web_annotation \(wa, w3c, webannotation\), webvtt \(vtt\)/);
-    expect(() => inferFormat({ explicit: 'docx' })).toThrow(/unknown format "docx"; known formats: annot, eaf/);
+    expect(() => sniff('notes.txt', 'just some text')).toThrow(/cannot tell the format of "notes.txt".*annot, ass \(ssa\), eaf \(elan\), jams, label_studio \(ls, labelstudio\), otio, sbv, srt \(subrip\), textgrid \(tg, praat\), ttml \(dfxp, imsc\), web_annotation \(wa, w3c, webannotation\), webvtt \(vtt\)/);
+    expect(() => inferFormat({ explicit: 'docx' })).toThrow(/unknown format "docx"; known formats: annot, ass \(ssa\), eaf/);
   });
 });

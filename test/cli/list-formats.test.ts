@@ -30,6 +30,9 @@ describe('format aliases', () => {
       web_annotation: expect.arrayContaining(['wa', 'w3c']),
       otio: [],
       jams: [],
+      ass: ['ssa'],
+      ttml: ['dfxp', 'imsc'],
+      sbv: [],
     });
     const text = await runCli(['list-formats']);
     expect(text.stdout).toMatch(/^webvtt\s+\.vtt\s+\(also: vtt\)$/m);

@@ -5,13 +5,16 @@ import { join } from 'node:path';
 import type { FormatAdapter, FormatCodec } from '../../src/adapters/adapter.js';
 import type { Finding } from '../../src/adapters/finding.js';
 import { annotFormat } from '../../src/adapters/annot/format.js';
+import { assFormat } from '../../src/adapters/ass/format.js';
 import { eafFormat } from '../../src/adapters/eaf/format.js';
 import { jamsFormat } from '../../src/adapters/jams/format.js';
 import { labelStudioFormat } from '../../src/adapters/label-studio/format.js';
 import { loadIntoStore } from '../../src/adapters/load-into-store.js';
 import { otioFormat } from '../../src/adapters/otio/format.js';
+import { sbvFormat } from '../../src/adapters/sbv/format.js';
 import { srtFormat } from '../../src/adapters/srt/format.js';
 import { textgridFormat } from '../../src/adapters/textgrid/format.js';
+import { ttmlFormat } from '../../src/adapters/ttml/format.js';
 import { webAnnotationFormat } from '../../src/adapters/web-annotation/format.js';
 import { webvttFormat } from '../../src/adapters/webvtt/format.js';
 import { AnnotError } from '../../src/errors/annot-error.js';
@@ -64,7 +67,18 @@ export const FUZZ_FORMATS: readonly FuzzFormat[] = [
   { name: 'webvtt', adapter: webvttFormat, extension: '.vtt', seeds: async () => [...(await fixtureSeeds('webvtt', /\.vtt$/)()), readFileSync(join(ROOT, 'fixtures/talk.vtt'))] },
   { name: 'srt', adapter: srtFormat, extension: '.srt', seeds: fixtureSeeds('srt', /\.srt$/) },
   { name: 'annot', adapter: annotFormat, extension: '.annot', seeds: annotSeeds },
+  { name: 'ass', adapter: assFormat, extension: '.ass', seeds: async () => [...(await fixtureSeeds('ass', /\.ass$/)()), ...(await fixtureSeeds('ass/pysubs2', /\.(ass|ssa)$/)()), ...(await fixtureSeeds('ass/libass', /\.ass$/)())] },
+  { name: 'ttml', adapter: ttmlFormat, extension: '.ttml', seeds: ttmlSeeds },
+  { name: 'sbv', adapter: sbvFormat, extension: '.sbv', seeds: fixtureSeeds('sbv/webvtt-py', /\.sbv$/) },
 ];
+
+/** TTML seeds: annot's own, pysubs2's and ttconv's, and the W3C IMSC tests of timing, structure, spans and styles. */
+async function ttmlSeeds(): Promise<Buffer[]> {
+  const folders = ['ttml', 'ttml/pysubs2', 'ttml/ttconv', 'ttml/imsc-tests/imsc1/ttml/timing', 'ttml/imsc-tests/imsc1/ttml/span', 'ttml/imsc-tests/imsc1/ttml/br', 'ttml/imsc-tests/imsc1/ttml/styling', 'ttml/imsc-tests/imsc1/ttml/misc', 'ttml/imsc-tests/imsc1_1/ttml/ruby'];
+  const seeds: Buffer[] = [];
+  for (const folder of folders) seeds.push(...(await fixtureSeeds(folder, /\.ttml$/)()));
+  return seeds;
+}
 
 /** .annot seeds: the TextGrid and WebVTT fixtures saved as .annot files (SQLite). */
 async function annotSeeds(): Promise<Buffer[]> {

@@ -225,7 +225,7 @@ describe('annot mcp over stdio, driven by the MCP SDK client', () => {
 
   it('lists the file formats', async () => {
     const { result } = await tools.ok<{ formats: Array<{ name: string; extensions: string[] }> }>('list_formats');
-    expect(result.formats.map((format) => format.name)).toEqual(expect.arrayContaining(['webvtt', 'textgrid', 'annot', 'jams', 'web_annotation']));
+    expect(result.formats.map((format) => format.name)).toEqual(expect.arrayContaining(['webvtt', 'textgrid', 'annot', 'jams', 'web_annotation', 'ass', 'ttml', 'sbv']));
   });
 
   it('replays the op-log: state_at the latest clock equals the current state, earlier clocks show earlier states', async () => {

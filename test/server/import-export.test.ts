@@ -107,6 +107,23 @@ describe('HTTP import and export', () => {
     expect((await t.call('GET', '/export?format=nope')).status).toBe(400);
   });
 
+  it('imports ASS, TTML and SBV (named or sniffed) and exports the store as each of them, with its media type', async () => {
+    const fixture = (...path: string[]) => readFileSync(join(process.cwd(), 'fixtures', ...path));
+    const ass = await t.call('POST', '/import', { body: fixture('ass', 'features.ass') });
+    expect(ass.status).toBe(201);
+    expect(ass.json).toMatchObject({ format: 'ass', annotations_added: 7, tiers_added: 1 });
+    const ttml = await t.call('POST', '/import?format=ttml&tier=ttml', { body: fixture('ttml', 'features.ttml') });
+    expect(ttml.json).toMatchObject({ format: 'ttml', annotations_added: 6 });
+    const sbv = await t.call('POST', '/import?tier=sbv', { body: '0:00:01.000,0:00:03.500\nHello\n' });
+    expect(sbv.json).toMatchObject({ format: 'sbv', annotations_added: 1 });
+    for (const [format, type, signature] of [['ass', 'text/x-ssa', '[Script Info]'], ['ttml', 'application/ttml+xml', '<tt xmlns="http://www.w3.org/ns/ttml"'], ['sbv', 'text/x-sbv', '0:00:01.000,0:00:03.500\nHello']]) {
+      const exported = await fetch(`${t.url}/export?format=${format}`);
+      expect(exported.status).toBe(200);
+      expect(exported.headers.get('content-type')).toContain(type);
+      expect(await exported.text()).toContain(signature);
+    }
+  });
+
   it('imports a WebVTT file into a tier and exports it back as text/vtt', async () => {
     const vtt = 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nhello\n\n00:00:03.000 --> 00:00:04.000\nworld\n';
     const answer = await t.call('POST', '/import?format=webvtt&tier=cues&asset_id=talk.wav', { body: vtt, headers: { 'content-type': 'text/vtt' } });

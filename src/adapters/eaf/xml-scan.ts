@@ -12,6 +12,19 @@ export interface XmlElement {
   text: string;
   /** Offset of the `<` in the source text, turned into a line and column only when an error needs one. */
   readonly offset: number;
+  /**
+   * Text and child elements in document order (mixed content, as TTML's `<p>` holds), kept only
+   * when the scan is asked for it (`mixedContent`); EAF needs none of it.
+   */
+  content?: Array<XmlElement | string>;
+}
+
+/** What a scan keeps beyond EAF's needs, and how it names the document it expects. */
+export interface XmlScanOptions {
+  /** Keep `content` (mixed content in document order). Default false. */
+  readonly mixedContent?: boolean;
+  /** The root element the format expects, named when text stands where it should be (`ANNOTATION_DOCUMENT`). */
+  readonly rootElement?: string;
 }
 
 /**
@@ -31,8 +44,8 @@ export interface XmlElement {
  * alone takes many times what this scan and the whole EAF walk take together (see
  * bench/adapters-eaf.bench.js, which measures both in the same run).
  */
-export function scanXml(text: string, file: string, streamed?: StreamedElements): XmlElement {
-  return new XmlScan(text, file, streamed).document();
+export function scanXml(text: string, file: string, streamed?: StreamedElements, options: XmlScanOptions = {}): XmlElement {
+  return new XmlScan(text, file, streamed, options.mixedContent ?? false, options.rootElement ?? 'ANNOTATION_DOCUMENT').document();
 }
 
 /** One scan of a document: the elements open at the position, and the root once met. */
@@ -53,6 +66,8 @@ class XmlScan {
     private readonly text: string,
     private readonly file: string,
     private readonly streamed: StreamedElements | undefined,
+    private readonly mixedContent: boolean,
+    private readonly rootElement: string,
   ) {}
 
   document(): XmlElement {
@@ -81,13 +96,19 @@ class XmlScan {
     return this.stack[level].children.length > 0 || this.takenChildren[level] > 0;
   }
 
-  /** Text between tags. EAF has no mixed content: text beside child elements is indentation, not kept (and not concatenated, which on a tier of 100k annotations would build one huge string). */
+  /**
+   * Text between tags. EAF has no mixed content: text beside child elements is indentation, not
+   * kept in `text` (and not concatenated, which on a tier of 100k annotations would build one huge
+   * string); a mixed-content scan keeps every piece in `content`.
+   */
   private characterData(from: number, to: number): void {
     const chunk = this.text.slice(from, to);
     const current = this.stack.length > 0 ? this.stack[this.stack.length - 1] : null;
     if (current) {
-      if (!this.hasChildren(this.stack.length - 1) || chunk.trim() !== '') current.text += chunk.indexOf('&') === -1 ? chunk : decodeEntities(chunk, this.text, from, this.fail);
-    } else if (chunk.trim() !== '') this.fail(from, this.root ? 'nothing after the root element' : 'an XML element ("<ANNOTATION_DOCUMENT ...>")');
+      const decoded = chunk.indexOf('&') === -1 ? chunk : decodeEntities(chunk, this.text, from, this.fail);
+      if (this.mixedContent) (current.content ??= []).push(decoded);
+      if (!this.hasChildren(this.stack.length - 1) || chunk.trim() !== '') current.text += decoded;
+    } else if (chunk.trim() !== '') this.fail(from, this.root ? 'nothing after the root element' : `an XML element ("<${this.rootElement} ...>")`);
   }
 
   private endTag(open: number): number {
@@ -114,7 +135,9 @@ class XmlScan {
       const close = text.indexOf(']]>', open + 9);
       if (close === -1) this.fail(open, 'the end of the CDATA section ("]]>")');
       if (this.stack.length === 0) this.fail(open, 'CDATA inside an element');
-      this.stack[this.stack.length - 1].text += text.slice(open + 9, close);
+      const data = text.slice(open + 9, close);
+      if (this.mixedContent) (this.stack[this.stack.length - 1].content ??= []).push(data);
+      this.stack[this.stack.length - 1].text += data;
       return close + 3;
     }
     if (text.startsWith('<!DOCTYPE', open)) return skipDoctype(text, open, this.fail);
@@ -131,7 +154,10 @@ class XmlScan {
       if (!this.hasChildren(level) && parent.text.trim() === '') parent.text = '';
       take = this.streamed !== undefined && this.streamed.takes(stack, element);
       if (take) this.takenChildren[level]++;
-      else parent.children.push(element);
+      else {
+        parent.children.push(element);
+        if (this.mixedContent) (parent.content ??= []).push(element);
+      }
     } else if (this.root) this.fail(element.offset, 'a single root element; found a second one');
     else {
       this.root = element;

@@ -6,21 +6,23 @@ import { makeTier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
 import { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
-import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
+import { ALL_STAMPS, type DumpOptions, type DumpReport, type FormatCodec, type LoadedDocument, type LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { CueFindings } from '../cue-findings.js';
 import { CUE_LAYOUT_FIELDS, blankLinesOf, mostCommon } from '../cue-layout.js';
 import { firstVoice, withoutWebVttMarkup } from '../webvtt/cue-markup.js';
+import { cueRunContext, styledBesideText, taggedCueText } from '../cue-runs.js';
 import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { fileDecoder } from '../source-text.js';
 import { LaidOutWriter, layoutMeta, layoutOf, readLayout, TEXT_LAYOUT_META } from '../text-layout.js';
 import { textLineBatches } from '../text-lines.js';
 import { BufferedTextWriter } from '../text-writer.js';
+import { SRT_CUE_SCHEMA } from './cue-schema.js';
 import { formatSrtTimestamp, parseSrtTimestamp, SrtParser, type SrtCue } from './parser.js';
 
-export const SRT_CUE_SCHEMA = 'annot://schema/srt-cue/v1';
+export { SRT_CUE_SCHEMA };
 /** Tier of the imported subtitles when the caller names none (`--tier`). */
 export const DEFAULT_SRT_TIER = 'subtitles';
 export const DEFAULT_SRT_ASSET = 'srt:unspecified';
@@ -142,9 +144,14 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
   return writeSrt(await selectFlatCues(store, options, 'srt'), (key) => store.getMeta(key), path, options);
 }
 
-/** Writes SRT from a selection of cues (a store's, or a stream's as it is read: see convert-stream.ts). */
+/**
+ * Writes SRT from a selection of cues (a store's, or a stream's as it is read: see
+ * convert-stream.ts); `meta` gives the source's layout and what the styling of ASS and TTML cues
+ * needs (their styles).
+ */
 export async function writeSrt(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport> {
   const layout = readLayout(await meta(TEXT_LAYOUT_META), 'srt');
+  const runContext = await cueRunContext(meta);
   const writer = new LaidOutWriter(new BufferedTextWriter(createWriteStream(path)), layout);
   let sent: Promise<void> | undefined;
   const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
@@ -169,8 +176,10 @@ export async function writeSrt(selection: FlatSelection, meta: (key: string) => 
       // WebVTT-only markup would show literally in SRT players: voices, classes, ruby, timestamp tags.
       // Text read from SubRip is SubRip text already: whatever tags it holds are written as they were.
       const fromSrt = annotation.body_schema_uri === SRT_CUE_SCHEMA;
-      const plain = written === null ? '' : fromSrt ? written : withoutWebVttMarkup(written);
-      if (plain !== (written ?? '')) cleaned++;
+      // ASS and TTML keep their styling beside the plain text: it comes back as SubRip's own tags.
+      const styled = written !== null && styledBesideText(annotation);
+      const plain = written === null ? '' : fromSrt ? written : styled ? taggedCueText(annotation, runContext, false) : withoutWebVttMarkup(written);
+      if (plain !== (written ?? '') && !styled) cleaned++;
       const speaker = typeof body.speaker === 'string' ? body.speaker : written === null || fromSrt ? null : firstVoice(written);
       let text = plain;
       if (speaker !== null && speaker.trim().length > 0) {
@@ -179,7 +188,7 @@ export async function writeSrt(selection: FlatSelection, meta: (key: string) => 
       }
       const payload = srtPayload(text);
       if (payload !== text) alteredText++;
-      for (const key of Object.keys(body)) {
+      for (const key in body) {
         if (!SRT_FIELDS.has(key)) {
           otherFields++;
           break;
@@ -218,6 +227,7 @@ function srtPayload(text: string): string {
     .join('\n');
 }
 
-const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker', ...CUE_LAYOUT_FIELDS]);
+/** Body fields SubRip keeps; a SubStation event's style and raw text are counted kept too, since its styling is written as tags. */
+const SRT_FIELDS = new Set(['text', 'sequence', 'coordinates', 'written_end', 'speaker', 'style', 'raw', 'markup', 'styling', 'preserve_space', ...CUE_LAYOUT_FIELDS]);
 
-export const srtCodec: FormatCodec = { load, dump, streamsOnLoad: true, writeCues: writeSrt };
+export const srtCodec: FormatCodec = { load, dump, streamsOnLoad: true, stampsNeverKept: ALL_STAMPS, writeCues: writeSrt };

@@ -1,6 +1,6 @@
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier, type Tier } from '../../model/tier.js';
-import type { FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
+import { ALL_STAMPS, type FormatCodec, type LoadedDocument, type LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import type { Finding } from '../finding.js';
 import { ImportClock } from '../import-clock.js';
@@ -163,4 +163,4 @@ class DecimalDigits {
   }
 }
 
-export const textgridCodec: FormatCodec = { load, dump, dumpTwoPass, streamsOnLoad: true };
+export const textgridCodec: FormatCodec = { load, dump, dumpTwoPass, streamsOnLoad: true, stampsNeverKept: ALL_STAMPS };

@@ -6,7 +6,7 @@ import { makeTier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
 import { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
-import type { DumpOptions, DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
+import { ALL_STAMPS, type DumpOptions, type DumpReport, type FormatCodec, type LoadedDocument, type LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
@@ -15,6 +15,7 @@ import { formatCueSettings, parseCueSettings, sameCueSettings } from './cue-sett
 import { firstVoice, withVoice } from './cue-markup.js';
 import { CueFindings } from '../cue-findings.js';
 import { CUE_LAYOUT_FIELDS, blankLinesOf, hoursByStyle, mostCommon, usualHoursStyle, writtenHoursOf, type HoursStyle, type WrittenHours } from '../cue-layout.js';
+import { cueRunContext, styledBesideText, taggedCueText } from '../cue-runs.js';
 import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { readRegions, REGIONS_META_KEY, regionsOfPreamble, toWire, withRegions } from './regions.js';
 import { WebVttParser, WebVttSignatureError, type WebVttBlock, type WebVttCue } from './parser.js';
@@ -213,6 +214,7 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
   let noText = 0;
   let droppedNotes = 0;
   try {
+    const runContext = await cueRunContext(meta);
     const regions = readRegions(await meta(REGIONS_META_KEY));
     const preamble = withRegions(readPreamble(await meta(PREAMBLE_META_KEY)), regions);
     const regionIds = new Set(regionsOfPreamble(preamble?.blocks ?? []).map((region) => region.id));
@@ -238,8 +240,10 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
         if (isSafeLine(settings)) block += ` ${settings}`;
         else droppedSettings++;
       }
-      const written = bodyText(body);
-      if (written === null) noText++;
+      const bodyWritten = bodyText(body);
+      if (bodyWritten === null) noText++;
+      // ASS and TTML keep their styling beside the plain text: it comes back as WebVTT's own tags.
+      const written = bodyWritten !== null && styledBesideText(annotation) ? taggedCueText(annotation, runContext, true) : bodyWritten;
       // A speaker from another format (an EAF participant, an SRT "Name:") comes back as a voice span.
       const text = typeof body.speaker === 'string' && written !== null && firstVoice(written) === null ? withVoice(written, body.speaker) : written;
       const safe = cueText(text ?? '');
@@ -294,7 +298,7 @@ function timing(body: Readonly<Record<string, unknown>>, startMs: number, endMs:
  * Body fields a WebVTT cue keeps. An SRT cue's `sequence` is counted as kept too: it is only the
  * cue's position, which the cue order keeps, so the loss report does not name it for an SRT source.
  */
-const CUE_FIELDS = new Set<string>(['text', 'id', 'speaker', 'settings', 'written_end', 'notes_before', 'sequence', ...SETTING_FIELDS, ...CUE_LAYOUT_FIELDS]);
+const CUE_FIELDS = new Set<string>(['text', 'id', 'speaker', 'settings', 'written_end', 'notes_before', 'sequence', 'style', 'raw', 'markup', 'styling', 'preserve_space', ...SETTING_FIELDS, ...CUE_LAYOUT_FIELDS]);
 
 /**
  * The settings to write after a cue's timing: as written in the source when that text still says
@@ -305,6 +309,8 @@ function settingsText(body: Readonly<Record<string, unknown>>, hasRegion: (id: s
   const raw = typeof body.settings === 'string' ? body.settings : null;
   if (!hasTypedSettings(body)) return raw ?? '';
   const typed = settingsOfBody(body);
+  // A region no REGION block defines is one players ignore (a TTML paragraph's region, say): not written.
+  if (typed.region !== undefined && !hasRegion(typed.region)) delete typed.region;
   if (raw !== null && sameCueSettings(parseCueSettings(raw, hasRegion), typed)) return raw;
   return formatCueSettings(typed);
 }
@@ -325,4 +331,4 @@ function cueText(text: string): string {
     .join('\n');
 }
 
-export const webvttCodec: FormatCodec = { load, dump, streamsOnLoad: true, writeCues: writeWebVtt };
+export const webvttCodec: FormatCodec = { load, dump, streamsOnLoad: true, stampsNeverKept: ALL_STAMPS, writeCues: writeWebVtt };
