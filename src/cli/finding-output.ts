@@ -68,5 +68,16 @@ export function validationFails(counts: FindingCounts, policy: { strict?: boolea
 
 /** `1 annotation`, `2 annotations`: the plural every count in a message needs. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+  return `${groupedDigits(count)} ${count === 1 ? singular : pluralForm}`;
+}
+
+/**
+ * `100,000`: digits grouped by threes, as en-US writes them. Not toLocaleString: its first call
+ * loads ICU's number formatting, 20 ms of every conversion's start-up.
+ */
+export function groupedDigits(count: number): string {
+  const digits = String(Math.abs(Math.trunc(count)));
+  let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let at = grouped.length; at < digits.length; at += 3) grouped += `,${digits.slice(at, at + 3)}`;
+  return (count < 0 ? '-' : '') + grouped;
 }
