@@ -271,12 +271,16 @@ describe('compressed input (.jamz)', () => {
     expect(converted.code).toBe(1);
     expect(converted.stderr).toMatch(/^annot: \S*bomb\.jamz: gzip-compressed JAMS \(\.jamz\) that inflates more than 200 times its compressed size .* \[ANNOT_INPUT_TOO_LARGE\]\n$/);
     expect(existsSync(out)).toBe(false);
-    // The same read in a process of its own, which reports its own peak resident set.
+    // The same read in a process of its own, which reports its own peak resident set: VmHWM, the
+    // peak of its own memory map. Not getrusage's maxRSS: Linux keeps that across exec, so it starts
+    // at the jest worker's size at the fork (216 MB once, after a worker's heavy earlier files).
     const codec = new URL('../../dist/src/adapters/jams/codec.js', import.meta.url).href;
     const script = `const { jamsCodec } = await import(${JSON.stringify(codec)});
       let code = 'accepted';
       try { await jamsCodec.load(${JSON.stringify(path)}, { sourceName: 'bomb.jamz', now: undefined, report: () => {} }); } catch (error) { code = error.code; }
-      process.stdout.write(JSON.stringify({ code, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));`;
+      const { readFileSync } = await import('node:fs');
+      const peakKb = Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]);
+      process.stdout.write(JSON.stringify({ code, maxRssBytes: peakKb * 1024 }));`;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(child.stderr).toBe('');
     const { code, maxRssBytes } = JSON.parse(child.stdout) as { code: string; maxRssBytes: number };
