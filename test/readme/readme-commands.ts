@@ -18,12 +18,24 @@ export interface ReadmeBlock {
   readonly commands: ReadmeCommand[];
 }
 
+/** A fenced block of the README: the section it is under, its lines, the README line of the first. */
+export interface FencedBlock {
+  readonly section: string;
+  readonly body: string[];
+  readonly line: number;
+}
+
 /** The ```sh blocks between the heading `from` (a `## ` line) and the next `## ` heading. */
 export function shellBlocks(readme: string, from: string): ReadmeBlock[] {
+  return fencedBlocks(readme, from, 'sh').map((block) => ({ section: block.section, commands: splitCommands(block.body, block.line) }));
+}
+
+/** The blocks fenced as ```language between the heading `from` and the next `## ` heading. */
+export function fencedBlocks(readme: string, from: string, language: string): FencedBlock[] {
   const lines = readme.split('\n');
   const start = lines.indexOf(from);
   if (start < 0) throw new Error(`README has no heading "${from}"`);
-  const blocks: ReadmeBlock[] = [];
+  const blocks: FencedBlock[] = [];
   let section = from.replace(/^#+ /, '');
   for (let i = start + 1; i < lines.length; i++) {
     const line = lines[i];
@@ -33,7 +45,7 @@ export function shellBlocks(readme: string, from: string): ReadmeBlock[] {
     const body: string[] = [];
     let end = i + 1;
     while (end < lines.length && !lines[end].startsWith('```')) body.push(lines[end++]);
-    if (line === '```sh') blocks.push({ section, commands: splitCommands(body, i + 2) });
+    if (line === '```' + language) blocks.push({ section, body, line: i + 2 });
     i = end;
   }
   return blocks;
