@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PostgresStore } from '../../src/store/postgres.js';
 import { POSTGRES_URL, postgresUnreachable } from '../support/postgres.js';
 import { fencedBlocks, shellBlocks, type ReadmeCommand } from './readme-commands.js';
 
@@ -54,6 +55,8 @@ describe('the README, run as written', () => {
   /** `--port N` as written → the port the server really listens on; PORT → the last server's. */
   const ports = new Map<string, string>();
   let running: Background[] = [];
+  /** The PostgreSQL projects the tour made, dropped at the end. */
+  const projects = new Set<string>();
 
   beforeAll(async () => {
     const [postgres, redis] = await services;
@@ -73,6 +76,7 @@ describe('the README, run as written', () => {
 
   afterAll(async () => {
     await stopAll();
+    for (const url of projects) await PostgresStore.open(url).then((store) => store.dropProject(), () => undefined);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -126,7 +130,11 @@ describe('the README, run as written', () => {
   function rewrite(text: string): string {
     const base = POSTGRES_URL.split('?')[0];
     return text
-      .replace(/postgres:\/\/postgres@127\.0\.0\.1:5432\/test\?project=(\w+)/g, (_, project: string) => `${base}?project=${project}_${suffix}`)
+      .replace(/postgres:\/\/postgres@127\.0\.0\.1:5432\/test\?project=(\w+)/g, (_, project: string) => {
+        const url = `${base}?project=${project}_${suffix}`;
+        projects.add(url);
+        return url;
+      })
       .replace(/localhost:(\d+|PORT)\b/g, (whole, port: string) => `localhost:${ports.get(port) ?? (port === 'PORT' ? whole : port)}`)
       .replace(/(^|&& |\| )curl -s /g, '$1curl -s --fail-with-body ');
   }
