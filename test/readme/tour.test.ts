@@ -15,7 +15,7 @@ import { fencedBlocks, shellBlocks, type ReadmeCommand } from './readme-commands
  * else 0. `annot` is bin/annot found on the PATH, as the set-up puts it there. `annot serve` and
  * `annot worker` run in the background until their section ends (a fixed `--port N` becomes a
  * free port, and `localhost:N` / `localhost:PORT` follow it); `curl` fails on an HTTP error
- * (`--fail-with-body`); the tour's PostgreSQL project gets a name of its own per run. Nothing
+ * (`--fail-with-body`); the tour's PostgreSQL project and Redis queue get names of their own per run. Nothing
  * here waits on the clock: servers are ready when they say so, within generous deadlines.
  */
 
@@ -55,6 +55,8 @@ describe('the README, run as written', () => {
   /** `--port N` as written → the port the server really listens on; PORT → the last server's. */
   const ports = new Map<string, string>();
   let running: Background[] = [];
+  /** The jobs `annot process --queue` put on the tour's queue, which its worker must finish before it stops. */
+  let queuedJobs: string[] = [];
   /** The PostgreSQL projects the tour made, dropped at the end. */
   const projects = new Set<string>();
 
@@ -136,12 +138,15 @@ describe('the README, run as written', () => {
         return url;
       })
       .replace(/localhost:(\d+|PORT)\b/g, (whole, port: string) => `localhost:${ports.get(port) ?? (port === 'PORT' ? whole : port)}`)
-      .replace(/(^|&& |\| )curl -s /g, '$1curl -s --fail-with-body ');
+      .replace(/(^|&& |\| )curl -s /g, '$1curl -s --fail-with-body ')
+      // The tour's queue is its own, so another run's worker on the same Redis never takes its jobs.
+      .replace(/^(annot worker .*|annot process .* --queue\b.*)$/, `$1 --queue-name annot-tour-${suffix}`);
   }
 
   async function expectStatus(command: ReadmeCommand): Promise<void> {
     const text = rewrite(command.text);
     const ran = await run(text);
+    if (/^annot process .* --queue\b/.test(text) && ran.status === 0) queuedJobs.push(ran.stdout.trim());
     const shown = `README line ${command.line}: ${text}\nexit ${ran.status}, expected ${command.expectedStatus}\n--- stdout\n${ran.stdout.slice(-4000)}\n--- stderr\n${ran.stderr.slice(-4000)}`;
     expect({ status: ran.status, command: shown }).toEqual({ status: command.expectedStatus, command: shown });
   }
@@ -195,8 +200,11 @@ describe('the README, run as written', () => {
     const stopping = running;
     running = [];
     ports.clear();
+    const jobs = queuedJobs;
+    queuedJobs = [];
     const failures: string[] = [];
     for (const background of stopping) {
+      if (background.text.startsWith('annot worker')) failures.push(...(await jobsFinished(background, jobs)));
       background.child.kill('SIGTERM');
       const killer = setTimeout(() => background.child.kill('SIGKILL'), READY_DEADLINE_MS);
       const status = await background.exited;
@@ -206,6 +214,14 @@ describe('the README, run as written', () => {
     if (failures.length > 0) throw new Error(failures.join('\n'));
   }
 });
+
+/** Waits (within a deadline) until the worker has finished each job; what it did not complete, as failures. */
+async function jobsFinished(worker: Background, jobs: readonly string[]): Promise<string[]> {
+  const deadline = Date.now() + READY_DEADLINE_MS;
+  const finished = (job: string) => new RegExp(`job ${job} \\(\\S+\\) (completed|failed for good)`).exec(worker.output())?.[1];
+  while (jobs.some((job) => finished(job) === undefined) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return jobs.filter((job) => finished(job) !== 'completed').map((job) => `${worker.text} did not complete job ${job}:\n${worker.output().slice(-4000)}`);
+}
 
 /** Why Redis cannot be reached (a PING on its port), or null when it can. */
 function redisUnreachable(url: string): Promise<string | null> {
