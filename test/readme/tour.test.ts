@@ -28,6 +28,7 @@ const REDIS_URL = process.env.ANNOT_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Deadlines, not timings: a command or a server still going after this is stuck. */
 const COMMAND_DEADLINE_MS = 300_000;
 const READY_DEADLINE_MS = 120_000;
+const SECTION_DEADLINE_MS = 30 * 60_000;
 
 interface Ran {
   status: number | null;
@@ -74,13 +75,13 @@ describe('the README, run as written', () => {
     chmodSync(join(shims, 'npm'), 0o755);
     env = { ...process.env, PATH: `${shims}:${join(scratch, 'bin')}:${process.env.PATH}`, ANNOT_CACHE_DIR: join(scratch, '.cache'), ANNOT_PG_URL: POSTGRES_URL, ANNOT_REDIS_URL: REDIS_URL };
     for (const name of ['FAL_KEY', 'ANNOT_TOKEN', 'ANNOT_DEBUG']) delete env[name];
-  });
+  }, SECTION_DEADLINE_MS);
 
   afterAll(async () => {
     await stopAll();
     for (const url of projects) await PostgresStore.open(url).then((store) => store.dropProject(), () => undefined);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
+  }, SECTION_DEADLINE_MS);
 
   it('gives exactly two set-up commands: install and render offline, and npm test', () => {
     expect(SETUP.map((block) => block.commands.map((command) => command.text))).toEqual([
@@ -97,7 +98,7 @@ describe('the README, run as written', () => {
     const [install] = SETUP[0].commands;
     await expectStatus(install);
     expect(readFileSync(join(scratch, 'build', 'media', 'The_Last_Keeper.manifest.json'), 'utf8')).toContain('"scene_sha256"');
-  });
+  }, SECTION_DEADLINE_MS);
 
   for (const [section, commands] of sections) {
     it(`tour: ${section}`, async () => {
@@ -110,7 +111,7 @@ describe('the README, run as written', () => {
       } finally {
         await stopAll();
       }
-    }, 30 * 60_000);
+    }, SECTION_DEADLINE_MS);
   }
 
   it('tour: the library example runs as a module importing annot', async () => {
@@ -120,7 +121,7 @@ describe('the README, run as written', () => {
     writeFileSync(join(scratch, 'library-example.mjs'), `${LIBRARY[0].body.join('\n')}\nconsole.log(JSON.stringify(hits.map((hit) => hit.body)));\nawait store.close();\n`);
     const ran = await run('node library-example.mjs');
     expect([ran.status, ran.stdout, ran.stderr]).toEqual([0, '[{"text":"hello"}]\n', '']);
-  });
+  }, SECTION_DEADLINE_MS);
 
   function skip(): boolean {
     if (unreachable === null) return false;
