@@ -1,6 +1,6 @@
 import type { Hook } from '@oclif/core';
 import { EXIT_USAGE } from './errors.js';
-import { unknownCommandMessage } from './did-you-mean.js';
+import { unknownCommandMessage, visibleCommandIds } from './did-you-mean.js';
 
 /**
  * oclif's `command_not_found` hook: instead of its ` ›   Error: command conver:a:b not found`,
@@ -9,8 +9,7 @@ import { unknownCommandMessage } from './did-you-mean.js';
  * major needs Node 22 and @oclif/core 5.)
  */
 const hook: Hook.CommandNotFound = async function (options) {
-  const visible = options.config.commands.filter((command) => !command.hidden).flatMap((command) => [command.id, ...command.aliases]);
-  const message = unknownCommandMessage(options.id, visible, options.config.bin);
+  const message = unknownCommandMessage(options.id, visibleCommandIds(options.config), options.config.bin);
   process.stderr.write(`annot: ${message} [ANNOT_USAGE]\n`);
   this.exit(EXIT_USAGE);
 };

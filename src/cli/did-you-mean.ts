@@ -1,3 +1,4 @@
+import type { Interfaces } from '@oclif/core';
 import { closestName, typoDistance } from '../text/nearest-name.js';
 
 /**
@@ -25,6 +26,11 @@ export function unknownCommandMessage(id: string, commandIds: readonly string[],
   const list = `\`${[bin, ...prefix].join(' ')} --help\` lists them`;
   if (nearest === undefined) return `"${typed}" is not a command: ${list}`;
   return `"${typed}" is not a command; did you mean "${[...prefix, nearest].join(' ')}"? (${list})`;
+}
+
+/** The ids (and aliases) of the commands `annot --help` lists: the names a did-you-mean may offer. */
+export function visibleCommandIds(config: Interfaces.Config): string[] {
+  return config.commands.filter((command) => !command.hidden).flatMap((command) => [command.id, ...command.aliases]);
 }
 
 /** Every topic (a command id's leading words): `render` for `render:scene`. */

@@ -10,10 +10,19 @@ describe('did you mean', () => {
     [['render', 'scen', 'x.yaml'], 'annot: "render scen" is not a command; did you mean "render scene"? (`annot render --help` lists them) [ANNOT_USAGE]'],
     [['rendr', 'scene'], 'annot: "rendr" is not a command; did you mean "render"? (`annot --help` lists them) [ANNOT_USAGE]'],
     [['frobnicate'], 'annot: "frobnicate" is not a command: `annot --help` lists them [ANNOT_USAGE]'],
+    [['help', 'conver'], 'annot: "conver" is not a command; did you mean "convert"? (`annot --help` lists them) [ANNOT_USAGE]'],
+    [['conver', '--help'], 'annot: "conver" is not a command; did you mean "convert"? (`annot --help` lists them) [ANNOT_USAGE]'],
+    [['render', 'scen', '-h'], 'annot: "render scen" is not a command; did you mean "render scene"? (`annot render --help` lists them) [ANNOT_USAGE]'],
     [['--verison'], 'annot: unknown flag --verison (did you mean --version?): `annot --help` lists the flags [ANNOT_USAGE]'],
   ])('annot %j', async (args, line) => {
     const result = await runCli(args);
     expect([result.code, result.stderr, result.stdout]).toEqual([2, `${line}\n`, '']);
+  });
+
+  it('help for a real command is unchanged', async () => {
+    const result = await runCli(['help', 'convert']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Convert an annotation file between formats/);
   });
 
   it.each([
