@@ -1,5 +1,6 @@
 import { Command } from '@oclif/core';
-import { describeFailure } from './errors.js';
+import { nonExistentFlags, unknownFlagsMessage } from './did-you-mean.js';
+import { describeFailure, type CliFailure } from './errors.js';
 
 /**
  * Every annot command extends this, so every failure goes through src/cli/errors.ts: one clean
@@ -12,7 +13,7 @@ export abstract class AnnotCommand extends Command {
   protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
     // oclif's own exit() (used for --help/--version and this.exit(n)) must pass through unchanged.
     if ((error as { code?: string }).code === 'EEXIT') throw error;
-    const failure = describeFailure(error);
+    const failure = this.withFlagHint(describeFailure(error), error);
     process.stderr.write(`annot: ${failure.message} [${failure.code}]\n`);
     if (process.env.ANNOT_DEBUG && error instanceof Error && error.stack) process.stderr.write(error.stack + '\n');
     if (this.wantsJson()) {
@@ -20,6 +21,15 @@ export abstract class AnnotCommand extends Command {
     }
     process.exitCode = failure.exitCode;
     return this.exit(failure.exitCode);
+  }
+
+  /** oclif's "Nonexistent flag: --strcit\nSee more help with --help" as one line, with the nearest flag. */
+  private withFlagHint(failure: CliFailure, error: unknown): CliFailure {
+    const typed = nonExistentFlags(error);
+    if (typed === undefined) return failure;
+    const known = Object.entries(this.ctor.flags ?? {}).filter(([, flag]) => !flag.hidden).map(([name]) => name);
+    const command = [this.config.bin, ...(this.id ?? '').split(':')].filter(Boolean).join(' ');
+    return { ...failure, message: unknownFlagsMessage(typed, known, command) };
   }
 
   /** Whether the command line asked for JSON output, read from argv (the parse itself may be what failed). */

@@ -7,6 +7,7 @@ import { guessLegacyEncoding } from './legacy-guess.js';
 import { LineCounter } from './line-counter.js';
 import { firstInvalidUtf8, mixedEncodings } from './mixed-encodings.js';
 import { xmlDeclaredEncoding } from './xml-declaration.js';
+import { EMPTY_INPUT_MESSAGE, isBlankText } from './empty-input.js';
 
 /**
  * How annot decides the encoding of a text file, the same for every reader, from the file's first
@@ -24,7 +25,8 @@ import { xmlDeclaredEncoding } from './xml-declaration.js';
  *
  * A guess is a warning finding `encoding_guessed` naming the encoding and the detector's
  * confidence, so `--strict` refuses it. A format whose specification says UTF-8 (WebVTT) warns
- * `encoding_not_utf8` when a mark or the flag says otherwise.
+ * `encoding_not_utf8` when a mark or the flag says otherwise. An input with no text is a warning
+ * `empty_input` (see empty-input.ts).
  */
 export const SAMPLE_BYTES = 4 * 1024 * 1024;
 
@@ -56,6 +58,7 @@ export interface EncodingRequest {
 /** Decides a file's encoding from its first bytes (`complete`: they are the whole file). */
 export function chooseEncoding(sample: Uint8Array, complete: boolean, request: EncodingRequest): EncodingChoice {
   const choice = decide(sample, complete, request);
+  if (complete && isBlankText(sample, choice.bomLength)) warn(request, 'empty_input', EMPTY_INPUT_MESSAGE);
   if (request.utf8Only !== undefined && choice.encoding !== 'utf-8' && choice.reason !== 'guess') {
     warn(request, 'encoding_not_utf8', `${request.utf8Only} files are UTF-8 by specification; this one is ${encodingLabel(choice.encoding)} (${choice.reason === '--encoding' ? 'as --encoding says' : `its ${choice.reason}`}): read as such, but players read it as UTF-8 (annot writes UTF-8)`);
   }
