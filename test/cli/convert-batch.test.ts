@@ -50,7 +50,12 @@ describe('annot convert IN... --out-dir DIR --to FORMAT (batch conversion)', () 
     ]);
     expect(result.code).toBe(0);
     expect(filesUnder(out)).toEqual(['a.vtt', 'b.vtt', 'c.vtt']);
-    expect(readFileSync(join(out, 'a.vtt'), 'utf8')).toBe('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello\n\n00:00:03.000 --> 00:00:04.500\nworld\n');
+    // Each output is byte for byte what the single-file form writes.
+    for (const name of ['a', 'c']) {
+      const single = join(out, '..', `single-${name}.vtt`);
+      expect((await runCli(['convert', join(input, name === 'a' ? 'a.srt' : 'c.ass'), single])).code).toBe(0);
+      expect(readFileSync(join(out, `${name}.vtt`)).equals(readFileSync(single))).toBe(true);
+    }
     const lines = jsonLines(result.stdout).sort((x, y) => String(x.input).localeCompare(String(y.input)));
     expect(lines.map((line) => [line.input, line.output, line.from, line.to])).toEqual([
       [join(input, 'a.srt'), join(out, 'a.vtt'), 'srt', 'webvtt'],
