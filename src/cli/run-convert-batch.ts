@@ -6,7 +6,7 @@ import type { BatchProgress } from './batch-progress.js';
 import { describeFailure } from './errors.js';
 import { plural } from './finding-output.js';
 import { notice, stdoutIsTerminal, writeJsonLine } from './output.js';
-import type { ConvertArguments } from './run-convert.js';
+import type { ConvertArguments } from './convert-arguments.js';
 
 /** `annot convert IN... --out-dir DIR --to FORMAT [--recursive] [--jobs N]`. */
 export interface BatchConvertArguments extends Omit<ConvertArguments, 'input' | 'output'> {

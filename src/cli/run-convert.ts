@@ -4,6 +4,8 @@ import { notice } from './output.js';
 import { UsageError } from '../errors/annot-error.js';
 import type { CONVERT_FLAGS } from './convert-flags.js';
 import type { FlagValues } from './flag-specs.js';
+import type { ConvertArguments } from './convert-arguments.js';
+
 
 /**
  * `annot convert` as both the oclif command and the start-up fast path run it: `IN OUT` converts
@@ -21,20 +23,6 @@ export async function runConvertCommand(positionals: readonly string[], flags: F
   return runConvert({ ...shared, input: positionals[0], output: positionals[1] });
 }
 
-/** `annot convert`'s arguments and flags, as oclif parses them (and the start-up fast path does). */
-export interface ConvertArguments {
-  readonly input: string;
-  readonly output: string;
-  readonly from?: string;
-  readonly to?: string;
-  readonly rate?: number;
-  readonly encoding?: string;
-  readonly strict?: boolean;
-  readonly strictTime?: boolean;
-  readonly assetId?: string;
-  readonly tier?: string;
-  readonly variant?: string;
-}
 
 /**
  * Runs a conversion and says on stderr what it did: findings and writer warnings as they come,

@@ -124,7 +124,7 @@ describe('annot convert IN... --out-dir DIR --to FORMAT (batch conversion)', () 
   it('refuses two inputs that would write the same output before anything is written', async () => {
     const { input, out } = caseWith({ 'a.srt': SRT, 'sub/a.srt': SRT, 'b.srt': SRT });
     const result = await runCli(['convert', join(input, 'b.srt'), join(input, 'a.srt'), join(input, 'sub/a.srt'), '--to', 'vtt', '--out-dir', out]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toBe(`annot: ${join(input, 'a.srt')} and ${join(input, 'sub/a.srt')} would both write ${join(out, 'a.vtt')}; nothing was written [ANNOT_CONVERT_OUTPUT_CLASH]\n`);
     expect(existsSync(out)).toBe(false);
   });
@@ -132,7 +132,7 @@ describe('annot convert IN... --out-dir DIR --to FORMAT (batch conversion)', () 
   it('refuses an output that would replace its input', async () => {
     const { input } = caseWith({ 'a.srt': SRT });
     const result = await runCli(['convert', join(input, 'a.srt'), '--to', 'srt', '--out-dir', input]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toBe(`annot: ${join(input, 'a.srt')} would write ${join(input, 'a.srt')}, which is an input; nothing was written [ANNOT_CONVERT_OUTPUT_CLASH]\n`);
     expect(readFileSync(join(input, 'a.srt'), 'utf8')).toBe(SRT);
   });
