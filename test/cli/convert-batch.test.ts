@@ -65,6 +65,17 @@ describe('annot convert IN... --out-dir DIR --to FORMAT (batch conversion)', () 
     expect(lines[0]).toMatchObject({ annotations: 2, tiers: 1 });
   });
 
+  it('says and writes the same through oclif (flags, then -- before the files) as through the start-up fast path', async () => {
+    const { input, root } = caseWith({ 'a.srt': SRT, 'bad.srt': BAD_SRT });
+    const files = [join(input, 'a.srt'), join(input, 'bad.srt')];
+    const fast = await runCli(['convert', ...files, '--to', 'vtt', '--out-dir', join(root, 'fast'), '--jobs', '1']);
+    const oclif = await runCli(['convert', '--to', 'vtt', '--out-dir', join(root, 'oclif'), '--jobs', '1', '--', ...files]);
+    expect(oclif.code).toBe(fast.code);
+    expect(oclif.stderr.replaceAll(join(root, 'oclif'), 'OUT')).toBe(fast.stderr.replaceAll(join(root, 'fast'), 'OUT'));
+    expect(oclif.stdout.replaceAll(join(root, 'oclif'), 'OUT')).toBe(fast.stdout.replaceAll(join(root, 'fast'), 'OUT'));
+    expect(readFileSync(join(root, 'oclif', 'a.vtt')).equals(readFileSync(join(root, 'fast', 'a.vtt')))).toBe(true);
+  });
+
   it('takes what a shell glob expands to, and --jobs 1 converts one at a time', async () => {
     const { root, out } = caseWith({ 'x.srt': SRT, 'y.srt': SRT, 'z.srt': SRT, 'notes.txt': 'not subtitles' });
     const shell = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
