@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ANNOT_BIN, runCli } from '../support/run-cli.js';
@@ -166,6 +166,21 @@ describe('annot convert IN... --out-dir DIR --to FORMAT (batch conversion)', () 
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--jobs/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  // A terminal needs a pseudo-terminal: util-linux `script` gives the child one for stdout and stderr.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  (hasScript ? it : it.skip)('draws one progress bar on a terminal instead of JSON lines', async () => {
+    const { input, out } = caseWith({ 'a.srt': SRT, 'b.srt': SRT, 'bad.srt': BAD_SRT });
+    const command = [process.execPath, ANNOT_BIN, 'convert', input, '--recursive', '--to', 'vtt', '--out-dir', out].map((part) => `'${part}'`).join(' ');
+    const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '120' } });
+    expect(result.status).toBe(1);
+    const text = result.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(text).toContain('3/3 files | 1 failed');
+    expect(text).toContain(`annot: ${join(input, 'bad.srt')}:1:1: expected a sequence number`);
+    expect(text).toContain(`annot: 1 of 3 inputs failed (named above); the other 2 written into ${out} (webvtt) [ANNOT_CONVERT_BATCH_FAILED]`);
+    expect(text).not.toContain('{"input"');
+    expect(filesUnder(out)).toEqual(['a.vtt', 'b.vtt']);
   });
 
   it('on Ctrl-C removes the temporary of the conversion under way and says what it had written', async () => {
