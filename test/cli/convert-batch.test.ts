@@ -175,7 +175,7 @@ describe('annot convert IN... --out-dir DIR --to FORMAT (batch conversion)', () 
     const command = [process.execPath, ANNOT_BIN, 'convert', input, '--recursive', '--to', 'vtt', '--out-dir', out].map((part) => `'${part}'`).join(' ');
     const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '120' } });
     expect(result.status).toBe(1);
-    const text = result.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    const text = result.stdout.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'), '');
     expect(text).toContain('3/3 files | 1 failed');
     expect(text).toContain(`annot: ${join(input, 'bad.srt')}:1:1: expected a sequence number`);
     expect(text).toContain(`annot: 1 of 3 inputs failed (named above); the other 2 written into ${out} (webvtt) [ANNOT_CONVERT_BATCH_FAILED]`);
