@@ -16,6 +16,7 @@ export default class Convert extends AnnotCommand {
     '<%= config.bin %> convert subtitles/*.srt --to vtt --out-dir build/vtt',
     '<%= config.bin %> convert corpus/ --recursive --to annot --out-dir build/annot --jobs 2',
   ];
+  static override usage = ['convert INPUT OUTPUT [FLAGS]', 'convert INPUT... --out-dir DIR --to FORMAT [--recursive] [--jobs N] [FLAGS]'];
   // The batch form takes any number of inputs: every positional argument reaches run() in argv.
   static override strict = false;
   static override args = {
