@@ -22,16 +22,14 @@ export default class Agree extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Agree);
-    const [{ openAnnotationFile }, { registerBuiltinFormats }, { tierAgreement }, { formatFinding }] = await Promise.all([
+    const [{ openAnnotationFile }, { tierAgreement }, { formatFinding }] = await Promise.all([
       import('../src/service/open-annotation-file.js'),
-      import('../src/adapters/builtin.js'),
       import('../src/quality/tier-agreement.js'),
       import('../src/adapters/finding.js'),
     ]);
     const tiers = flags.tier ?? [];
     if (tiers.length > 2) this.error('--tier is given at most twice (a tier of A, then the tier of B to compare it with)', { exit: 2 });
     if (args.b === undefined && tiers.length !== 2) this.error('with one file, give the two tiers to compare: --tier T1 --tier T2', { exit: 2 });
-    registerBuiltinFormats();
     const report = (finding: Parameters<typeof formatFinding>[0]) => notice(formatFinding(finding));
     const openedA = await openAnnotationFile(args.a, { from: flags.from, report });
     const openedB = args.b === undefined ? openedA : await openAnnotationFile(args.b, { from: flags.from, report });

@@ -1,9 +1,11 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { CONVERT_FLAGS } from '../src/cli/convert-flags.js';
+import { oclifFlags } from '../src/cli/oclif-flags.js';
 
 export default class Convert extends AnnotCommand {
   static override description =
-    'Convert an annotation file between formats. The output is written atomically; what the target format cannot keep is reported on stderr';
+    'Convert annotation files between formats: one file into another (IN OUT), or many into a folder (IN... --out-dir DIR --to FORMAT). Outputs are written atomically; what the target format cannot keep is reported on stderr';
   static override examples = [
     '<%= config.bin %> convert interview.eaf interview.annot',
     '<%= config.bin %> convert talk.vtt talk.srt',
@@ -11,38 +13,21 @@ export default class Convert extends AnnotCommand {
     'cat talk.vtt | <%= config.bin %> convert - - --from webvtt --to srt',
     '<%= config.bin %> convert interview.eaf "postgres://postgres@127.0.0.1/annot?project=interviews"',
     '<%= config.bin %> convert "postgres://postgres@127.0.0.1/annot?project=interviews" interviews.annot --to annot',
+    '<%= config.bin %> convert subtitles/*.srt --to vtt --out-dir build/vtt',
+    '<%= config.bin %> convert corpus/ --recursive --to annot --out-dir build/annot --jobs 2',
   ];
+  static override usage = ['convert INPUT OUTPUT [FLAGS]', 'convert INPUT... --out-dir DIR --to FORMAT [--recursive] [--jobs N] [FLAGS]'];
+  // The batch form takes any number of inputs: every positional argument reaches run() in argv.
+  static override strict = false;
   static override args = {
-    input: Args.string({ description: 'input file, - for standard input, or a postgres://…?project=name URL', ignoreStdin: true, required: true }),
-    output: Args.string({ description: 'output file, - for standard output (needs --to), or a postgres://…?project=name URL', ignoreStdin: true, required: true }),
+    input: Args.string({ description: 'input file, - for standard input, or a postgres://…?project=name URL; with --out-dir, any number of files (and folders, with --recursive)', ignoreStdin: true, required: true }),
+    output: Args.string({ description: 'output file, - for standard output (needs --to), or a postgres://…?project=name URL; not given with --out-dir', ignoreStdin: true }),
   };
-  static override flags = {
-    from: Flags.string({ description: 'input format (default: from the extension, then the content)' }),
-    to: Flags.string({ description: 'output format (default: from the extension)' }),
-    rate: Flags.integer({ description: 'import rate in ticks per second for formats with float times', min: 1 }),
-    encoding: Flags.string({ description: 'the input\'s text encoding (utf-8, windows-1252, shift_jis...; default: a byte-order mark, else UTF-8, else detected with a warning). A byte-order mark still decides; outputs are UTF-8' }),
-    strict: Flags.boolean({ description: 'fail (exit 1, nothing written) when the reader reports any finding: a repaired, dropped or guessed part of the input' }),
-    'strict-time': Flags.boolean({ description: 'fail instead of rounding a time that is not exact at the import rate' }),
-    'asset-id': Flags.string({ description: 'asset id for formats whose files do not name their media' }),
-    tier: Flags.string({ description: 'tier name for formats without tiers (import), or the tier to write (export)' }),
-    variant: Flags.string({ description: 'output variant where a format has several (textgrid: long or short)' }),
-  };
+  static override flags = oclifFlags(CONVERT_FLAGS);
 
   async run(): Promise<void> {
-    const { args, flags } = await this.parse(Convert);
-    const { runConvert } = await import('../src/cli/run-convert.js');
-    await runConvert({
-      input: args.input,
-      output: args.output,
-      from: flags.from,
-      to: flags.to,
-      rate: flags.rate,
-      encoding: flags.encoding,
-      strict: flags.strict,
-      strictTime: flags['strict-time'],
-      assetId: flags['asset-id'],
-      tier: flags.tier,
-      variant: flags.variant,
-    });
+    const { argv, flags } = await this.parse(Convert);
+    const { runConvertCommand } = await import('../src/cli/run-convert.js');
+    await runConvertCommand(argv as string[], flags);
   }
 }

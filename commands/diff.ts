@@ -20,13 +20,11 @@ export default class Diff extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Diff);
-    const [{ openAnnotationFile }, { registerBuiltinFormats }, { diffStores }, { formatFinding }] = await Promise.all([
+    const [{ openAnnotationFile }, { diffStores }, { formatFinding }] = await Promise.all([
       import('../src/service/open-annotation-file.js'),
-      import('../src/adapters/builtin.js'),
       import('../src/service/annotation-diff.js'),
       import('../src/adapters/finding.js'),
     ]);
-    registerBuiltinFormats();
     const report = (finding: Parameters<typeof formatFinding>[0]) => notice(formatFinding(finding));
     const open = async (location: string) => {
       if (/^postgres(ql)?:\/\//.test(location)) {

@@ -1,5 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { oclifFlags } from '../src/cli/oclif-flags.js';
+import { QUERY_FLAGS } from '../src/cli/query-flags.js';
 
 export default class Query extends AnnotCommand {
   static override description =
@@ -16,16 +18,7 @@ export default class Query extends AnnotCommand {
   static override args = {
     file: Args.string({ description: 'an annotation file in any format (.annot, .vtt, .eaf, ...), - for standard input, or a postgres://…?project=name URL', ignoreStdin: true, required: true }),
   };
-  static override flags = {
-    start: Flags.string({ description: 'window start: seconds (12.345, exact), a timecode HH:MM:SS.mmm or MM:SS.mmm, or SMPTE HH:MM:SS:FF with --fps' }),
-    end: Flags.string({ description: 'window end (exclusive), in the same forms' }),
-    fps: Flags.string({ description: 'frames per second of SMPTE HH:MM:SS:FF times (24, 25, 29.97, 30000/1001)' }),
-    time: Flags.string({ description: 'how times are printed beside {v, r}: seconds (s, exact), timecode (s and tc) or ticks (only {v, r})', options: ['seconds', 'timecode', 'ticks'], default: 'seconds' }),
-    rate: Flags.integer({ description: 'ticks per second for the window (default: exact for the digits given)', min: 1 }),
-    tier: Flags.string({ description: 'only annotations on this tier' }),
-    relation: Flags.string({ description: 'intersects (default) or an Allen relation: before, after, meets, met_by, overlaps, overlapped_by, starts, started_by, during, contains, finishes, finished_by, equals' }),
-    from: Flags.string({ description: 'input format, when the extension and content do not tell' }),
-  };
+  static override flags = oclifFlags(QUERY_FLAGS);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);

@@ -51,19 +51,17 @@ export default class Serve extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Serve);
-    const [{ startServer }, { openServedStore }, { redactLocation }, { parseByteSize }, { InvalidInputError }, { registerBuiltinFormats }, { formatFinding }] = await Promise.all([
+    const [{ startServer }, { openServedStore }, { redactLocation }, { parseByteSize }, { InvalidInputError }, { formatFinding }] = await Promise.all([
       import('../src/server/serve.js'),
       import('../src/service/open-served-store.js'),
       import('../src/service/open-service-store.js'),
       import('../src/server/byte-size.js'),
       import('../src/errors/annot-error.js'),
-      import('../src/adapters/builtin.js'),
       import('../src/adapters/finding.js'),
     ]);
     const maxBodyBytes = parseByteSize(flags['max-body'], '--max-body');
     const maxImportBytes = parseByteSize(flags['max-import'], '--max-import');
     if (flags.token !== undefined && flags.token.trim() === '') throw new InvalidInputError('--token (or ANNOT_TOKEN) is empty; give a token or leave it unset');
-    registerBuiltinFormats();
 
     const location = flags.store ?? args.file;
     // What the file's format cannot keep, told once: at start, or at the first save that meets it.

@@ -35,10 +35,9 @@ export default class Validate extends AnnotCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Validate);
     const format: FindingFormat = flags.json ? 'json' : (flags.format as FindingFormat);
-    const [{ isSceneFile }, { validateAnnotationFile }, { registerBuiltinFormats }, { spoolInput }, { isPostgresLocation, redactLocation }] = await Promise.all([
+    const [{ isSceneFile }, { validateAnnotationFile }, { spoolInput }, { isPostgresLocation, redactLocation }] = await Promise.all([
       import('../src/cli/scene-file-kind.js'),
       import('../src/service/validate-file.js'),
-      import('../src/adapters/builtin.js'),
       import('../src/service/standard-input.js'),
       import('../src/service/open-service-store.js'),
     ]);
@@ -55,7 +54,6 @@ export default class Validate extends AnnotCommand {
         const scene = await validateScene(path, file);
         report = { kind: 'scene', file, format: 'scene', findings: scene.findings, scene };
       } else {
-        registerBuiltinFormats();
         const validation = await validateAnnotationFile(path, { from: flags.from, rate: flags.rate, encoding: flags.encoding, sourceName: database ? undefined : file });
         report = { kind: 'annotations', file, format: validation.format, findings: validation.findings, summary: validation.summary };
       }

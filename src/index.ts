@@ -186,8 +186,8 @@ export { exportFromService, importIntoService, type ImportReport, type ImportReq
 
 // formats
 export { type DumpOptions, type DumpReport, type FormatAdapter, type FormatCodec, type LoadedDocument, type LoadOptions } from './adapters/adapter.js';
-export { adaptersForFileName, getAdapter, inferFormat, listAdapters, registerAdapter } from './adapters/registry.js';
-export { BUILTIN_FORMATS, registerBuiltinFormats } from './adapters/builtin.js';
+export { adaptersForFileName, getAdapter, inferFormat, listAdapters, registerAdapter, registerBuiltinFormats } from './adapters/registry.js';
+export { BUILTIN_FORMATS } from './adapters/builtin.js';
 export { loadIntoStore } from './adapters/load-into-store.js';
 export { decimalRateFor, exactFrameRate, ImportClock } from './adapters/import-clock.js';
 export { FormatParseError, UnknownFormatError, UnrepresentableError, type SourceLocation } from './adapters/errors.js';

@@ -103,6 +103,14 @@ export interface FormatCodec {
    */
   dumpTwoPass?(document: ReplayableDocument, path: string, options: DumpOptions): Promise<DumpReport | null>;
   /**
+   * Formats whose file is itself a store (`.annot`): opens it in place, read-only to be read
+   * (queries use its index, nothing is parsed, no reader stamps are added), or created to be
+   * filled in bulk, in one transaction (`scratch`: a temporary file, renamed into place after).
+   * A conversion reads such a source as a store and bulk-loads such a target, instead of going
+   * through load() and dump().
+   */
+  openStore?(path: string, options: { readonly readonly?: boolean; readonly create?: boolean; readonly scratch?: boolean }): Promise<AnnotationStore>;
+  /**
    * Whether load() reads the file as it is consumed (line-based readers), rather than parsing it
    * whole first: only such a source makes a conversion stream.
    */

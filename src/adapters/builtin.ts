@@ -4,7 +4,6 @@ import { eafFormat } from './eaf/format.js';
 import { jamsFormat } from './jams/format.js';
 import { labelStudioFormat } from './label-studio/format.js';
 import { otioFormat } from './otio/format.js';
-import { registerAdapter } from './registry.js';
 import { sbvFormat } from './sbv/format.js';
 import { srtFormat } from './srt/format.js';
 import { textgridFormat } from './textgrid/format.js';
@@ -13,8 +12,9 @@ import { webAnnotationFormat } from './web-annotation/format.js';
 import { webvttFormat } from './webvtt/format.js';
 
 /**
- * The formats annot ships, registered in the order `list-formats` shows them. Only the light
- * descriptors are imported here; each codec loads when a file of its format is read or written.
+ * The formats annot ships, in the order `list-formats` shows them. The registry (registry.ts)
+ * registers them itself before its first lookup. Only the light descriptors are imported here;
+ * each codec loads when a file of its format is read or written.
  */
 export const BUILTIN_FORMATS = [
   textgridFormat,
@@ -30,11 +30,3 @@ export const BUILTIN_FORMATS = [
   labelStudioFormat,
   otioFormat,
 ];
-
-let registered = false;
-
-export function registerBuiltinFormats(): void {
-  if (registered) return;
-  registered = true;
-  for (const format of BUILTIN_FORMATS) registerAdapter(format);
-}

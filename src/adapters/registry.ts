@@ -1,19 +1,44 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { FormatAdapter } from './adapter.js';
+import { BUILTIN_FORMATS } from './builtin.js';
 import { UnknownFormatError } from './errors.js';
 import { sniffableHead } from './encoding/sniffable-head.js';
 import { contentMismatch, flagFor, formatTitle, tellingMismatch } from './format-mismatch.js';
 
-const adapters = new Map<string, FormatAdapter>();
+const registered = new Map<string, FormatAdapter>();
+let builtinsRegistered = false;
 
-/** Registers (or replaces) a format under its name. */
+/**
+ * The registered formats: the built-in ones (builtin.ts) are registered on the first use of the
+ * registry, before any plug-in's, so nobody has to remember to register them and they come first
+ * in `list-formats`.
+ */
+function adapters(): Map<string, FormatAdapter> {
+  if (!builtinsRegistered) {
+    builtinsRegistered = true;
+    const plugins = [...registered.values()];
+    registered.clear();
+    for (const format of [...BUILTIN_FORMATS, ...plugins]) registered.set(format.name, format);
+  }
+  return registered;
+}
+
+/** Registers (or replaces) a format under its name: how a plug-in adds a format. */
 export function registerAdapter(adapter: FormatAdapter): void {
-  adapters.set(adapter.name, adapter);
+  adapters().set(adapter.name, adapter);
+}
+
+/**
+ * Kept for library callers of earlier versions: the built-in formats register themselves on the
+ * registry's first use now, so this only makes sure they are there.
+ */
+export function registerBuiltinFormats(): void {
+  adapters();
 }
 
 export function listAdapters(): FormatAdapter[] {
-  return [...adapters.values()];
+  return [...adapters().values()];
 }
 
 /**
@@ -45,7 +70,8 @@ export function aliasesOf(name: string): string[] {
 
 export function getAdapter(name: string): FormatAdapter {
   const normalized = name.toLowerCase().replace(/-/g, '_');
-  const adapter = adapters.get(name) ?? adapters.get(normalized) ?? adapters.get(ALIASES[normalized] ?? '');
+  const known = adapters();
+  const adapter = known.get(name) ?? known.get(normalized) ?? known.get(ALIASES[normalized] ?? '');
   if (!adapter) throw new UnknownFormatError(`unknown format "${name}"; known formats: ${knownNames()}`);
   return adapter;
 }
@@ -98,7 +124,7 @@ export function adaptersForFileName(path: string): FormatAdapter[] {
   const name = basename(path).toLowerCase();
   let best = 0;
   let matches: FormatAdapter[] = [];
-  for (const adapter of adapters.values()) {
+  for (const adapter of adapters().values()) {
     for (const extension of adapter.extensions) {
       if (!name.endsWith(extension) || name.length === extension.length) continue;
       if (extension.length > best) {
@@ -134,7 +160,7 @@ export function readHead(path: string, bytes = 65536): Buffer {
 }
 
 function knownNames(): string {
-  return [...adapters.keys()]
+  return [...adapters().keys()]
     .sort()
     .map((name) => {
       const aliases = aliasesOf(name);

@@ -1,7 +1,8 @@
 /**
  * Start-up fast path for the commands people run in loops and pipes (`annot --version`,
  * `annot query`, `annot convert`): loading @oclif/core alone costs about twice `node -e 0`, so bin/run.js asks
- * here first. Only argument lists this module understands completely are served; anything else
+ * here first. The flags are those of the commands themselves (convert-flags.ts, query-flags.ts, which
+ * the oclif commands read too). Only argument lists this module understands completely are served; anything else
  * (help, an unknown or repeated flag, a value oclif would reject) returns false and oclif runs
  * as usual, so its messages and exit codes stay the one reference.
  */
@@ -9,8 +10,10 @@ import { readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { describeFailure } from './errors.js';
+import { CONVERT_FLAGS } from './convert-flags.js';
+import { parseArgsOptions, plainValues, type FlagValues } from './flag-specs.js';
 import type { PrintQueryRequest } from './print-query.js';
-import type { ConvertArguments } from './run-convert.js';
+import { QUERY_FLAGS } from './query-flags.js';
 
 /** Runs argv when it can; false when oclif must. `packageJson` is the CLI's package.json path. */
 export async function runFastPath(argv: readonly string[], packageJson: string | URL): Promise<boolean> {
@@ -31,8 +34,8 @@ export async function runFastPath(argv: readonly string[], packageJson: string |
     const parsed = parseConvertArgs(argv.slice(1));
     if (!parsed) return false;
     await runReporting(async () => {
-      const { runConvert } = await import('./run-convert.js');
-      await runConvert(parsed);
+      const { runConvertCommand } = await import('./run-convert.js');
+      await runConvertCommand(parsed.positionals, parsed.flags);
     });
     return true;
   }
@@ -55,55 +58,26 @@ function isWsl(): boolean {
   }
 }
 
-const QUERY_OPTIONS = {
-  start: { type: 'string' },
-  end: { type: 'string' },
-  rate: { type: 'string' },
-  tier: { type: 'string' },
-  relation: { type: 'string' },
-  from: { type: 'string' },
-  fps: { type: 'string' },
-  time: { type: 'string' },
-} as const;
-
-const TIME_STYLES = new Set(['seconds', 'timecode', 'ticks']);
-
-/** `query <file> [--start S --end E --rate N --tier T --relation R --from F]`, or null for oclif. */
+/** `query <file> [flags]`, or null for oclif. */
 function parseQueryArgs(args: readonly string[]): { file: string; request: PrintQueryRequest } | null {
-  const parsed = parsePlainly(args, QUERY_OPTIONS);
+  const parsed = parsePlainly(args, parseArgsOptions(QUERY_FLAGS));
   if (parsed === null) return null;
   // Standard input (`-`) and anything oclif would refuse go the long way, so oclif owns those messages.
   if (parsed.positionals.length !== 1 || parsed.positionals[0] === '-') return null;
-  if (parsed.values.time !== undefined && !TIME_STYLES.has(parsed.values.time)) return null;
-  const { rate, time, ...rest } = parsed.values;
-  const rateNumber = plainRate(rate);
-  if (rateNumber === null) return null;
-  return { file: parsed.positionals[0], request: { ...rest, rate: rateNumber, time: time as PrintQueryRequest['time'] } };
+  const values = plainValues(QUERY_FLAGS, parsed.values);
+  if (values === null) return null;
+  return { file: parsed.positionals[0], request: { ...values, time: values.time as PrintQueryRequest['time'] } };
 }
 
-const CONVERT_OPTIONS = {
-  from: { type: 'string' },
-  to: { type: 'string' },
-  rate: { type: 'string' },
-  encoding: { type: 'string' },
-  strict: { type: 'boolean' },
-  'strict-time': { type: 'boolean' },
-  'asset-id': { type: 'string' },
-  tier: { type: 'string' },
-  variant: { type: 'string' },
-} as const;
-
-/** `convert <input> <output> [flags]` with files named (not `-`), or null for oclif. */
-function parseConvertArgs(args: readonly string[]): ConvertArguments | null {
-  const parsed = parsePlainly(args, CONVERT_OPTIONS);
+/** `convert <input> <output> [flags]` or `convert <input>... --out-dir DIR [flags]` with files named (not `-`), or null for oclif. */
+function parseConvertArgs(args: readonly string[]): { positionals: string[]; flags: FlagValues<typeof CONVERT_FLAGS> } | null {
+  const parsed = parsePlainly(args, parseArgsOptions(CONVERT_FLAGS));
   if (parsed === null) return null;
   // Standard streams and anything oclif would refuse go the long way, so oclif owns those messages.
-  if (parsed.positionals.length !== 2 || parsed.positionals.some((positional) => positional === '-' || positional.startsWith('-'))) return null;
-  const { rate, 'strict-time': strictTime, 'asset-id': assetId, ...rest } = parsed.values;
-  if (Object.values(parsed.values).some((value) => typeof value === 'string' && value.startsWith('-'))) return null;
-  const rateNumber = plainRate(rate);
-  if (rateNumber === null) return null;
-  return { input: parsed.positionals[0], output: parsed.positionals[1], ...rest, rate: rateNumber, strictTime, assetId };
+  if (parsed.positionals.length === 0 || parsed.positionals.some((positional) => positional === '-' || positional.startsWith('-'))) return null;
+  const flags = plainValues(CONVERT_FLAGS, parsed.values);
+  if (flags === null) return null;
+  return { positionals: parsed.positionals, flags };
 }
 
 /** node's strict parse of the arguments, or null when oclif must see them: unknown or repeated flags, or `--`. */
@@ -123,12 +97,6 @@ function parsePlainly<T extends NonNullable<ParseArgsConfig['options']>>(args: r
     }
   }
   return parsed;
-}
-
-/** `--rate` as a positive safe integer; undefined when not given, null when oclif must refuse it. */
-function plainRate(rate: string | undefined): number | undefined | null {
-  if (rate === undefined) return undefined;
-  return /^\d+$/.test(rate) && Number(rate) >= 1 && Number.isSafeInteger(Number(rate)) ? Number(rate) : null;
 }
 
 /** The same failure report as AnnotCommand.catch: one line on stderr, the mapped exit code. */

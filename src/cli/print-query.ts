@@ -21,20 +21,18 @@ const PAGE = 1000;
  * demand: a command module stays cheap to load.
  */
 export async function printQuery(file: string, request: PrintQueryRequest): Promise<void> {
-  const [{ openAnnotationFile }, { parseReadRequest }, { plainWording }, { readPages }, { registerBuiltinFormats }, { annotationToOutput }, { isPostgresLocation, openServiceStore, redactLocation }] =
+  const [{ openAnnotationFile }, { parseReadRequest }, { plainWording }, { readPages }, { annotationToOutput }, { isPostgresLocation, openServiceStore, redactLocation }] =
     await Promise.all([
       import('../service/open-annotation-file.js'),
       import('../service/read-request.js'),
       import('../service/read-wording.js'),
       import('../service/read-annotations.js'),
-      import('../adapters/builtin.js'),
       import('../model/wire.js'),
       import('../service/open-service-store.js'),
     ]);
   const { from, time, ...query } = request;
   // Checked before the file is opened, in the flags' own words.
   const read = parseReadRequest({ ...query, limit: PAGE }, plainWording({ start: '--start', end: '--end', relation: '--relation', after: '--after' }, 'start again without it'));
-  registerBuiltinFormats();
   const spooled = file === '-' ? await (await import('../service/standard-input.js')).spoolInput(process.stdin) : undefined;
   try {
     const store = isPostgresLocation(file)

@@ -1,21 +1,28 @@
 import { formatFinding } from '../adapters/finding.js';
 import { plural } from './finding-output.js';
 import { notice } from './output.js';
+import { UsageError } from '../errors/annot-error.js';
+import type { CONVERT_FLAGS } from './convert-flags.js';
+import type { FlagValues } from './flag-specs.js';
+import type { ConvertArguments } from './convert-arguments.js';
 
-/** `annot convert`'s arguments and flags, as oclif parses them (and the start-up fast path does). */
-export interface ConvertArguments {
-  readonly input: string;
-  readonly output: string;
-  readonly from?: string;
-  readonly to?: string;
-  readonly rate?: number;
-  readonly encoding?: string;
-  readonly strict?: boolean;
-  readonly strictTime?: boolean;
-  readonly assetId?: string;
-  readonly tier?: string;
-  readonly variant?: string;
+
+/**
+ * `annot convert` as both the oclif command and the start-up fast path run it: `IN OUT` converts
+ * one file (runConvert), `IN... --out-dir DIR --to FORMAT` a batch (run-convert-batch.ts).
+ */
+export async function runConvertCommand(positionals: readonly string[], flags: FlagValues<typeof CONVERT_FLAGS>): Promise<void> {
+  const { 'out-dir': outDir, recursive, jobs, 'strict-time': strictTime, 'asset-id': assetId, ...common } = flags;
+  const shared = { ...common, strictTime, assetId };
+  if (outDir !== undefined) {
+    const { runConvertBatch } = await import('./run-convert-batch.js');
+    return runConvertBatch({ ...shared, inputs: positionals, outDir, recursive, jobs });
+  }
+  if (recursive || jobs !== undefined) throw new UsageError(`--${recursive ? 'recursive' : 'jobs'} goes with --out-dir DIR: annot convert IN... --out-dir DIR --to FORMAT`);
+  if (positionals.length !== 2) throw new UsageError(`convert takes INPUT OUTPUT (${plural(positionals.length, 'argument')} given); to convert several files: annot convert IN... --out-dir DIR --to FORMAT`);
+  return runConvert({ ...shared, input: positionals[0], output: positionals[1] });
 }
+
 
 /**
  * Runs a conversion and says on stderr what it did: findings and writer warnings as they come,
@@ -23,13 +30,11 @@ export interface ConvertArguments {
  * start-up fast path (fast-path.ts), so both print the very same lines.
  */
 export async function runConvert(args: ConvertArguments): Promise<void> {
-  const [{ convertFile }, { registerBuiltinFormats }, { conversionProgress }, { redactLocation }] = await Promise.all([
+  const [{ convertFile }, { conversionProgress }, { redactLocation }] = await Promise.all([
     import('../service/convert-file.js'),
-    import('../adapters/builtin.js'),
     import('./progress.js'),
     import('../service/open-service-store.js'),
   ]);
-  registerBuiltinFormats();
   const progress = conversionProgress();
   let report;
   try {

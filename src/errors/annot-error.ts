@@ -24,3 +24,8 @@ export class InvalidInputError extends AnnotError {
 export class NotFoundError extends AnnotError {
   readonly code: ErrorCode = 'ANNOT_NOT_FOUND';
 }
+
+/** A command line that cannot mean anything: flags that go only with others, a folder without --recursive. */
+export class UsageError extends AnnotError {
+  readonly code = 'ANNOT_USAGE';
+}

@@ -92,6 +92,8 @@ export const ERROR_TABLE = Object.freeze({
   // A served file another program changed on disk: the edits are not saved over it (a clash with its state).
   ANNOT_FILE_CHANGED_ON_DISK: row(409, 'the served file was changed by another program, so the edits are not saved over it'),
   ANNOT_STRICT_FINDINGS: row(422, 'convert --strict refused the input because its reader reported findings; nothing was written'),
+  ANNOT_CONVERT_OUTPUT_CLASH: row(400, 'two inputs of one batch conversion would write the same output, or an output would replace an input; nothing is written'),
+  ANNOT_CONVERT_BATCH_FAILED: row(422, 'some inputs of a batch conversion failed, each named with its error; the others were written'),
   // files annot writes (src/io/errors.ts). Over HTTP these are the server's own disk, never the request's.
   ANNOT_PERMISSION_DENIED: row(500, 'annot may not write the file or its folder (EACCES, EPERM); nothing was written'),
   ANNOT_READ_ONLY_FILE_SYSTEM: row(500, 'the file is on a file system mounted read-only (EROFS); nothing was written'),

@@ -179,7 +179,6 @@ export class SceneJob {
 
 /** A timeline name no format claims is a mistake to report before anything is rendered. */
 async function checkTimelineFormat(path: string): Promise<void> {
-  const [{ inferFormat }, { registerBuiltinFormats }] = await Promise.all([import('../adapters/registry.js'), import('../adapters/builtin.js')]);
-  registerBuiltinFormats();
+  const { inferFormat } = await import('../adapters/registry.js');
   inferFormat({ path });
 }

@@ -172,12 +172,7 @@ export async function writeTimeline(
   options: LinkedTimelineOptions = {},
 ): Promise<{ written: boolean; format: string; dropped: ReadonlyArray<{ what: string; count: number }> }> {
   if (isLinkedTimeline(path)) return writeLinkedTimeline({ ...manifest, layout: manifest.layout ?? sceneLayout(scene) }, path, options);
-  const [{ inferFormat }, { registerBuiltinFormats }, { produceIfChanged }] = await Promise.all([
-    import('../adapters/registry.js'),
-    import('../adapters/builtin.js'),
-    import('./output-files.js'),
-  ]);
-  registerBuiltinFormats();
+  const [{ inferFormat }, { produceIfChanged }] = await Promise.all([import('../adapters/registry.js'), import('./output-files.js')]);
   const adapter = inferFormat({ path });
   const codec = await adapter.codec();
   const store = await sceneTimeline(scene, manifest);

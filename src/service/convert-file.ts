@@ -2,7 +2,7 @@ import type { Finding } from '../adapters/finding.js';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { DumpReport, FormatAdapter, LoadOptions } from '../adapters/adapter.js';
+import type { DumpReport, FormatAdapter, FormatCodec, LoadedDocument, LoadOptions } from '../adapters/adapter.js';
 import { loadIntoStore, parentsFirst } from '../adapters/load-into-store.js';
 import { resolveEncoding } from '../adapters/encoding/encoding-names.js';
 import { inferFormat, readHead } from '../adapters/registry.js';
@@ -68,9 +68,10 @@ export interface ConvertReport {
 /**
  * Converts an annotation file between formats. The output is written to a temporary file and
  * renamed into place, so a failure (malformed input, a time that will not fit, a full disk)
- * never leaves a half-written file. Between SRT, WebVTT and TextGrid, and from `.annot` into them,
- * the conversion streams from reader to writer (convert-stream.ts); converting into `.annot`
- * streams straight into the new file.
+ * never leaves a half-written file. The path is chosen by what the codecs can do, never by a
+ * format's name (ARCHITECTURE.md, "Formats"): a streaming reader into a cue or two-pass writer
+ * streams (convert-stream.ts); a source whose file is a store is read in place; a target whose
+ * file is a store is bulk-loaded; anything else goes through a memory store.
  */
 export async function convertFile(original: ConvertRequest): Promise<ConvertReport> {
   const scratch = makeScratchFolder('annot-convert-');
@@ -118,55 +119,76 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
     }
     if (streamed.kind === 'whole_document') rereading(request);
   }
-  const { SqliteStore } = await import('../store/sqlite.js');
-  let store: AnnotationStore;
-  let quantized = { count: 0, maxErrorSeconds: 0 };
-  let annotations: number;
+  const [sourceCodec, targetCodec] = await Promise.all([source.codec(), target.codec()]);
   // Spans: `adapter.load` is the reading of the input, `adapter.dump` the writing of the output
-  // (for `.annot` output, the streaming of the parsed annotations into the new file).
-  if (source.name === 'annot') {
-    store = await withSpan('adapter.load annot', { [ATTR_FORMAT]: 'annot' }, () => SqliteStore.open(inputPath, { readonly: true }));
-    annotations = await store.count();
-  } else {
-    const codec = await source.codec();
-    const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () =>
-      loadDocument(codec, inputPath, loadOptions(request)),
-    );
-    if (target.name === 'annot') {
-      // Into .annot the new file itself is the store, filled in one transaction (the file is a temporary one anyway).
-      return withSpan('adapter.dump annot', { [ATTR_FORMAT]: 'annot' }, async (span) => {
-        const file = await SqliteStore.open(outputPath, { create: true, scratch: true });
-        try {
-          const written = await loadIntoStore(document, file, { onProgress: request.onProgress, batchSize: Number.POSITIVE_INFINITY, sourceName: inputName(request) });
-          reportTierNames(request, document.tiers.map((tier) => tier.name), inputPath);
-          refuseFindingsUnderStrict(request);
-          span.setAttribute(ATTR_ANNOTATION_COUNT, written);
-          const tiers = (await file.listTiers()).length;
-          return { from: source.name, to: target.name, annotations: written, tiers, dropped: [], quantized: document.quantization() };
-        } finally {
-          await file.close();
-        }
-      });
-    }
-    // Otherwise hold the data in memory for the dump.
-    const { MemoryStore } = await import('../store/memory.js');
-    store = new MemoryStore();
-    annotations = await loadIntoStore(document, store, { onProgress: request.onProgress, bounded: false });
-    quantized = document.quantization();
+  // (for a target that is a store, the streaming of the parsed annotations into the new file).
+  // A source whose file is itself a store (FormatCodec.openStore) is read in place, not parsed.
+  const openStore = sourceCodec.openStore;
+  if (openStore) {
+    const store = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => openStore(inputPath, { readonly: true }));
+    return dumpHeldStore({ store, inPlace: true, annotations: await store.count(), quantized: { count: 0, maxErrorSeconds: 0 } }, { inputPath, outputPath, source, target, targetCodec }, request);
   }
+  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, inputPath, loadOptions(request)));
+  // A target whose file is itself a store is filled in bulk: the new file (a temporary one anyway) is the store.
+  if (targetCodec.openStore) return bulkLoadInto(document, targetCodec.openStore, { inputPath, outputPath, source, target, targetCodec }, request);
+  // Otherwise hold the data in memory for the dump.
+  const { MemoryStore } = await import('../store/memory.js');
+  const store = new MemoryStore();
+  const annotations = await loadIntoStore(document, store, { onProgress: request.onProgress, bounded: false });
+  return dumpHeldStore({ store, inPlace: false, annotations, quantized: document.quantization() }, { inputPath, outputPath, source, target, targetCodec }, request);
+}
+
+/** The two ends of one file conversion, their formats chosen. */
+interface ConversionEnds {
+  readonly inputPath: string;
+  readonly outputPath: string;
+  readonly source: FormatAdapter;
+  readonly target: FormatAdapter;
+  readonly targetCodec: FormatCodec;
+}
+
+/** A document parsed by its reader, written into a target whose file is a store, in one transaction. */
+async function bulkLoadInto(document: LoadedDocument, openStore: NonNullable<FormatCodec['openStore']>, ends: ConversionEnds, request: ConvertRequest): Promise<ConvertReport> {
+  return withSpan(`adapter.dump ${ends.target.name}`, { [ATTR_FORMAT]: ends.target.name }, async (span) => {
+    const file = await openStore(ends.outputPath, { create: true, scratch: true });
+    try {
+      const written = await loadIntoStore(document, file, { onProgress: request.onProgress, batchSize: Number.POSITIVE_INFINITY, sourceName: inputName(request) });
+      reportTierNames(request, document.tiers.map((tier) => tier.name), ends.inputPath);
+      refuseFindingsUnderStrict(request);
+      span.setAttribute(ATTR_ANNOTATION_COUNT, written);
+      const tiers = (await file.listTiers()).length;
+      return { from: ends.source.name, to: ends.target.name, annotations: written, tiers, dropped: [], quantized: document.quantization() };
+    } finally {
+      await file.close();
+    }
+  });
+}
+
+/** A store read from the input: opened in place (`inPlace`, the source file is a store) or filled by its reader. */
+interface HeldStore {
+  readonly store: AnnotationStore;
+  readonly inPlace: boolean;
+  readonly annotations: number;
+  readonly quantized: { count: number; maxErrorSeconds: number };
+}
+
+/** Writes a held store with the target's writer, and closes it. */
+async function dumpHeldStore(held: HeldStore, ends: ConversionEnds, request: ConvertRequest): Promise<ConvertReport> {
+  const { store, inPlace } = held;
   try {
-    reportTierNames(request, (await store.listTiers()).map((tier) => tier.name), source.name === 'annot' ? null : inputPath);
+    // A store opened in place has no text whose tier names to check, and no reader stamps to discount.
+    reportTierNames(request, (await store.listTiers()).map((tier) => tier.name), inPlace ? null : ends.inputPath);
     refuseFindingsUnderStrict(request);
     if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
     const tiers = (await store.listTiers()).length;
-    const codec = await target.codec();
+    const codec = ends.targetCodec;
     const options = { targetName: request.output === '-' ? '<stdout>' : request.output, tier: request.tier, variant: request.variant, warn: request.warn };
-    const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name, [ATTR_ANNOTATION_COUNT]: annotations }, async () =>
-      // A `.annot` source is read once, as a stream, when its annotations are in time order.
-      (source.name === 'annot' && request.stream !== false ? await dumpStoreAsStream(store, codec, outputPath, options, target.name) : null) ?? codec.dump(store, outputPath, options),
+    const dumped = await withSpan(`adapter.dump ${ends.target.name}`, { [ATTR_FORMAT]: ends.target.name, [ATTR_ANNOTATION_COUNT]: held.annotations }, async () =>
+      // A store opened in place is read once, as a stream, when its annotations are in time order.
+      (inPlace && request.stream !== false ? await dumpStoreAsStream(store, codec, ends.outputPath, options, ends.target.name) : null) ?? codec.dump(store, ends.outputPath, options),
     );
-    const dropped = source.name === 'annot' ? dumped.dropped : await lossesTheSourceHad(dumped.dropped, store, source, request);
-    return { from: source.name, to: target.name, annotations: annotations - wholeAnnotationsDropped(dumped.dropped), tiers, dropped, quantized };
+    const dropped = inPlace ? dumped.dropped : await lossesTheSourceHad(dumped.dropped, store, ends.source, request);
+    return { from: ends.source.name, to: ends.target.name, annotations: held.annotations - wholeAnnotationsDropped(dumped.dropped), tiers, dropped, quantized: held.quantized };
   } finally {
     await store.close();
   }
@@ -273,16 +295,11 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
   const source = inferFormat({ explicit: request.from, path: request.input === '-' ? undefined : inputPath, head: readHead(inputPath), encoding: request.encoding });
   const { MemoryStore } = await import('../store/memory.js');
   const staged = new MemoryStore();
-  let quantized = { count: 0, maxErrorSeconds: 0 };
-  if (source.name === 'annot') {
-    const { annotCodec } = await import('../adapters/annot/codec.js');
-    await loadIntoStore(await loadDocument(annotCodec, inputPath, loadOptions(request)), staged, { sourceName: inputName(request) });
-  } else {
-    const codec = await source.codec();
-    const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(codec, inputPath, loadOptions(request)));
-    await loadIntoStore(document, staged, { onProgress: request.onProgress, sourceName: inputName(request) });
-    quantized = document.quantization();
-  }
+  // Every source through its reader, a store file too: the op-log records what the reader yields.
+  const codec = await source.codec();
+  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(codec, inputPath, loadOptions(request)));
+  await loadIntoStore(document, staged, { onProgress: request.onProgress, sourceName: inputName(request) });
+  const quantized = document.quantization();
   refuseFindingsUnderStrict(request);
   const mutations: Mutation[] = [];
   for (const tier of parentsFirst(await staged.listTiers())) mutations.push({ kind: 'add_tier', tier });

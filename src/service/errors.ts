@@ -38,3 +38,13 @@ export class TierConstraintError extends AnnotError {
 export class FileChangedOnDiskError extends AnnotError {
   readonly code = 'ANNOT_FILE_CHANGED_ON_DISK';
 }
+
+/** Two inputs of a batch conversion would write one output file, or an output is one of the inputs: nothing is written. */
+export class ConvertOutputClashError extends AnnotError {
+  readonly code = 'ANNOT_CONVERT_OUTPUT_CLASH';
+}
+
+/** Some inputs of a batch conversion failed (each was named with its error); the others were written. */
+export class ConvertBatchFailedError extends AnnotError {
+  readonly code = 'ANNOT_CONVERT_BATCH_FAILED';
+}

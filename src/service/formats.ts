@@ -1,9 +1,7 @@
-import { registerBuiltinFormats } from '../adapters/builtin.js';
 import { listAdapters } from '../adapters/registry.js';
 
 /** The registered formats in their wire form (what `list-formats --json` and `GET /formats` return). */
 export function listFormats(): Array<{ name: string; extensions: string[]; media_types: string[]; body_schemas: string[]; description: string }> {
-  registerBuiltinFormats();
   return listAdapters().map((adapter) => ({
     name: adapter.name,
     extensions: [...adapter.extensions],

@@ -1,7 +1,6 @@
 import type { Finding } from '../adapters/finding.js';
 import { readFile } from 'node:fs/promises';
 import type { FormatAdapter } from '../adapters/adapter.js';
-import { registerBuiltinFormats } from '../adapters/builtin.js';
 import { parentsFirst } from '../adapters/load-into-store.js';
 import { getAdapter, inferFormat, readHead } from '../adapters/registry.js';
 import type { Mutation } from '../oplog/mutation.js';
@@ -43,7 +42,6 @@ export interface ImportReport {
  * written before it has been read to its end.
  */
 export async function importIntoService(service: AnnotationService, request: ImportRequest): Promise<ImportReport> {
-  registerBuiltinFormats();
   const format = inferFormat({ explicit: request.format, head: readHead(request.path), encoding: request.encoding });
   const codec = await format.codec();
   const document = await withSpan(`adapter.load ${format.name}`, { [ATTR_FORMAT]: format.name }, () =>
@@ -83,7 +81,6 @@ export interface ExportResult {
 
 /** Dumps the whole store in a format, as bytes (the HTTP layer sends them; files use convert). */
 export async function exportFromService(service: AnnotationService, formatName: string, scratchPath: string): Promise<ExportResult> {
-  registerBuiltinFormats();
   const format = getAdapter(formatName);
   const codec = await format.codec();
   const report = await withSpan(`adapter.dump ${format.name}`, { [ATTR_FORMAT]: format.name }, () =>

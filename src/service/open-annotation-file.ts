@@ -26,14 +26,16 @@ export interface OpenOptions {
 export interface OpenedAnnotations {
   readonly store: AnnotationStore;
   readonly format: FormatAdapter;
+  /** Whether the file is itself a store (FormatCodec.openStore), opened in place rather than read into memory. */
+  readonly inPlace: boolean;
   /** How many times the import rounded, and by how much (zero for `.annot`). */
   readonly quantization: { count: number; maxErrorSeconds: number };
 }
 
 /**
- * Opens any annotation file for reading. A `.annot` file is opened in place, read-only, so
- * queries use its index and nothing is written to it; every other format is loaded into a
- * memory store through its adapter.
+ * Opens any annotation file for reading. A file that is itself a store (`.annot`: its codec can
+ * openStore) is opened in place, read-only, so queries use its index and nothing is written to
+ * it; every other format is loaded into a memory store through its reader.
  */
 export async function openAnnotationFile(path: string, options: OpenOptions = {}): Promise<OpenedAnnotations> {
   if (!existsSync(path)) throw new InvalidInputError(`${path}: no such file`);
@@ -41,13 +43,12 @@ export async function openAnnotationFile(path: string, options: OpenOptions = {}
   if (options.encoding !== undefined) resolveEncoding(options.encoding);
   const sourceName = options.sourceName ?? path;
   const format = inferFormat({ explicit: options.from, path: sourceName === path ? path : undefined, head: readHead(path), encoding: options.encoding });
-  if (format.name === 'annot') {
-    const { SqliteStore } = await import('../store/sqlite.js');
-    const store = await SqliteStore.open(path, { readonly: true });
-    return { store, format, quantization: { count: 0, maxErrorSeconds: 0 } };
+  const codec = await format.codec();
+  if (codec.openStore) {
+    const store = await codec.openStore(path, { readonly: true });
+    return { store, format, inPlace: true, quantization: { count: 0, maxErrorSeconds: 0 } };
   }
   const { MemoryStore } = await import('../store/memory.js');
-  const codec = await format.codec();
   const document = await loadDocument(codec, path, {
     sourceName,
     rate: options.rate,
@@ -61,5 +62,5 @@ export async function openAnnotationFile(path: string, options: OpenOptions = {}
   const store = new MemoryStore();
   // Read once and let go: nothing is kept, so the limits of what annot keeps do not apply.
   await loadIntoStore(document, store, { bounded: false });
-  return { store, format, quantization: document.quantization() };
+  return { store, format, inPlace: false, quantization: document.quantization() };
 }

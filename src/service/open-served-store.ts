@@ -1,10 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { extname } from 'node:path';
 import type { FormatAdapter } from '../adapters/adapter.js';
 import type { Finding } from '../adapters/finding.js';
 import { loadIntoStore } from '../adapters/load-into-store.js';
 import { resolveEncoding } from '../adapters/encoding/encoding-names.js';
-import { inferFormat, readHead } from '../adapters/registry.js';
+import { adaptersForFileName, inferFormat, readHead } from '../adapters/registry.js';
 import { InvalidInputError, NotFoundError } from '../errors/annot-error.js';
 import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 import { RationalTime } from '../time/rational-time.js';
@@ -43,8 +42,8 @@ export async function openServedStore(location: string | undefined, options: Ope
     throw new InvalidInputError('--encoding names the text encoding of the FILE to serve; give a file');
   }
   if (options.encoding !== undefined) resolveEncoding(options.encoding);
-  const format = location === undefined ? undefined : formatOfFile(location, options.from, options.encoding);
-  if (format === undefined || format.name === 'annot') {
+  const format = location === undefined ? undefined : await formatOfFile(location, options.from, options.encoding);
+  if (format === undefined) {
     if (!options.save) throw new InvalidInputError('--no-save is for files in other formats: a .annot file, a database or an in-memory store is written as it is edited');
     return { kind: 'store', store: await openServiceStore(location, { create: true }) };
   }
@@ -58,15 +57,24 @@ export async function openServedStore(location: string | undefined, options: Ope
   return { kind: 'file', store, format };
 }
 
-/** The format of a file to serve, or undefined for a location that is not a file in another format. */
-function formatOfFile(location: string, from: string | undefined, encoding: string | undefined): FormatAdapter | undefined {
+/**
+ * The format of a file to serve, or undefined for a location served as a store: no file, a
+ * database, or a file that is itself a store (its codec can openStore: `.annot`, created when missing).
+ */
+async function formatOfFile(location: string, from: string | undefined, encoding: string | undefined): Promise<FormatAdapter | undefined> {
   if (location === ':memory:' || isPostgresLocation(location)) return undefined;
   const exists = existsSync(location);
   if (exists && statSync(location).isDirectory()) throw new InvalidInputError(`${location}: is a directory, expected an annotation file`);
-  if (from === undefined && extname(location).toLowerCase() === '.annot') return undefined;
-  if (!exists) {
-    if (from !== undefined && inferFormat({ explicit: from }).name === 'annot') return undefined;
-    throw new NotFoundError(`${location}: no such file (annot serve creates a missing file only when its name ends in .annot)`);
-  }
-  return inferFormat({ explicit: from, path: location, head: readHead(location), encoding });
+  const byName = from === undefined ? adaptersForFileName(location) : [];
+  // A name only a store format claims decides without reading the file (it may not exist yet).
+  const named = byName.length === 1 && (await isStoreFile(byName[0])) ? byName[0] : undefined;
+  const format = named ?? (from !== undefined && !exists ? inferFormat({ explicit: from }) : exists ? inferFormat({ explicit: from, path: location, head: readHead(location), encoding }) : undefined);
+  if (format !== undefined && (await isStoreFile(format))) return undefined;
+  if (!exists) throw new NotFoundError(`${location}: no such file (annot serve creates a missing file only when its name ends in .annot)`);
+  return format;
+}
+
+/** Whether files of a format are stores themselves, opened in place (FormatCodec.openStore). */
+async function isStoreFile(format: FormatAdapter): Promise<boolean> {
+  return (await format.codec()).openStore !== undefined;
 }

@@ -94,5 +94,5 @@ async function openForValidation(path: string, file: string, options: ValidateFi
     return { store: await openServiceStore(path), format: 'postgres', quantization: { count: 0, maxErrorSeconds: 0 }, textPath: null };
   }
   const opened = await openAnnotationFile(path, { from: options.from, rate: options.rate, encoding: options.encoding, sourceName: file, report: (finding) => findings.push(finding) });
-  return { store: opened.store, format: opened.format.name, quantization: opened.quantization, textPath: opened.format.name === 'annot' ? null : path };
+  return { store: opened.store, format: opened.format.name, quantization: opened.quantization, textPath: opened.inPlace ? null : path };
 }

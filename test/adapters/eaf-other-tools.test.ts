@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registerBuiltinFormats } from '../../src/adapters/builtin.js';
 import { eafCodec } from '../../src/adapters/eaf/codec.js';
 import { EAF_DOCUMENT_META, type DocumentParts, type PlainElement } from '../../src/adapters/eaf/eaf-model.js';
 import type { Annotation } from '../../src/model/annotation.js';
@@ -147,7 +146,6 @@ describe("pympi's sample_3.0.eaf", () => {
     const byId = new Map(annotations.map((a) => [a.id, a]));
     expect(byId.get((kept.reference as { target_id: string }).target_id)?.body.annotation_id).toBe('a1');
     // validate reports it once (the reader's finding), and the way back keeps it.
-    registerBuiltinFormats();
     const { findings } = await validateAnnotationFile(path, { sourceName: 'wrong-parent.eaf' });
     expect(findings.filter((finding) => finding.severity === 'error').map((finding) => finding.code)).toEqual(['unknown_target']);
     const target = join(work, 'wrong-parent-out.eaf');
@@ -163,7 +161,6 @@ describe('an EAF whose annotations break their tier constraints', () => {
     const path = join(work, 'lost-slot.eaf');
     const fixture = new URL('../../fixtures/eaf/all-stereotypes.eaf', import.meta.url).pathname;
     writeFileSync(path, readFileSync(fixture, 'utf8').replace('<TIME_SLOT TIME_SLOT_ID="ts8" TIME_VALUE="3000"/>', '<TIME_SLOT TIME_SLOT_ID="ts8"/>'));
-    registerBuiltinFormats();
     const { findings } = await validateAnnotationFile(path, { sourceName: 'lost-slot.eaf' });
     const errors = findings.filter((finding) => finding.severity === 'error');
     expect(errors).toEqual([
@@ -230,7 +227,6 @@ describe("SLEXIL's inferno-threeLines.eaf: REF_ANNOTATIONs that point past their
   });
 
   it('is valid (the warning aside): the tiers agree with the references', async () => {
-    registerBuiltinFormats();
     const { findings } = await validateAnnotationFile(INFERNO, { sourceName: 'inferno.eaf' });
     expect(findings.map((finding) => [finding.severity, finding.code])).toEqual([['warning', 'parent_ref_mismatch']]);
   });

@@ -1,7 +1,5 @@
 import { inferFormat } from '../../src/adapters/registry.js';
-import { registerBuiltinFormats } from '../../src/adapters/builtin.js';
 
-registerBuiltinFormats();
 const sniff = (path: string, text: string | Buffer) => inferFormat({ path, head: Buffer.isBuffer(text) ? text : Buffer.from(text) }).name;
 
 describe('format inference', () => {

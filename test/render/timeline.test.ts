@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { registerBuiltinFormats } from '../../src/adapters/builtin.js';
 import { getAdapter, listAdapters, registerAdapter } from '../../src/adapters/registry.js';
 import { eafFormat } from '../../src/adapters/eaf/format.js';
 import { otioFormat } from '../../src/adapters/otio/format.js';
@@ -26,7 +25,6 @@ describe('the scene as a timeline', () => {
     scene = await loadSceneFile(LIGHTHOUSE);
     const provider = new LocalProvider({ dir: join(dir, 'local'), speech: 'placeholder' });
     manifest = await renderScene(scene, { provider, cacheDir: join(dir, 'cache'), durableAssets: true });
-    registerBuiltinFormats();
     // The subtitle and ELAN formats, whether or not the build registers them yet.
     for (const format of [webvttFormat, srtFormat, eafFormat, otioFormat]) if (!listAdapters().includes(format)) registerAdapter(format);
   });

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { registerBuiltinFormats } from '../../src/adapters/builtin.js';
 import type { Finding } from '../../src/adapters/finding.js';
 import { getAdapter } from '../../src/adapters/registry.js';
 import { convertFile, type ConvertReport } from '../../src/service/convert-file.js';
@@ -50,7 +49,6 @@ async function convert(input: string, output: string, stream: boolean): Promise<
 
 describe('ASS and SBV in the conversion that streams', () => {
   const { dir, cleanup } = tempDir('annot-convert-stream-subtitles-');
-  beforeAll(() => registerBuiltinFormats());
   afterAll(cleanup);
 
   it('streams ASS into SRT and SBV into ASS: chosen by what the codecs declare, not by name', async () => {

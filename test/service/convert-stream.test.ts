@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { registerBuiltinFormats } from '../../src/adapters/builtin.js';
 import type { Finding } from '../../src/adapters/finding.js';
 import { convertFile, type ConvertReport } from '../../src/service/convert-file.js';
 import { tempDir } from '../support/sample-annot.js';
@@ -47,7 +46,6 @@ async function convert(input: string, output: string, stream: boolean, extra: { 
 
 describe('conversion that streams', () => {
   const { dir, cleanup } = tempDir('annot-convert-stream-');
-  beforeAll(() => registerBuiltinFormats());
   afterAll(cleanup);
 
   it('has fixtures to compare', () => {

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { registerBuiltinFormats } from '../../src/adapters/builtin.js';
 import { convertFile } from '../../src/service/convert-file.js';
 import { openAnnotationFile } from '../../src/service/open-annotation-file.js';
 import { validateAnnotationFile } from '../../src/service/validate-file.js';
@@ -47,7 +46,6 @@ function subtitleFiles(dir: string): string[] {
 describe('file → .annot → the same format', () => {
   const { dir, cleanup } = tempDir('annot-round-trip-');
   afterAll(cleanup);
-  beforeAll(() => registerBuiltinFormats());
 
   it('gives back at least 90% of the well-formed SRT, WebVTT and TextGrid fixtures byte for byte, and says why for the others', async () => {
     const files = subtitleFiles(FIXTURES);

@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { registerBuiltinFormats } from '../../src/adapters/builtin.js';
 import { AnnotationService } from '../../src/service/annotation-service.js';
 import { convertFile } from '../../src/service/convert-file.js';
 import { exportFromService, importIntoService } from '../../src/service/import-export.js';
@@ -15,7 +14,6 @@ describe('adapter load and dump spans', () => {
   const vtt = join(dir, 'talk.vtt');
   let recorder: SpanRecorder;
   beforeAll(() => {
-    registerBuiltinFormats();
     writeFileSync(vtt, VTT);
   });
   afterAll(cleanup);

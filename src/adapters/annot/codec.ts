@@ -24,6 +24,8 @@ export const annotCodec: FormatCodec = {
     }
   },
 
+  openStore: (path, options) => SqliteStore.open(path, options),
+
   async dump(source: AnnotationStore, path): Promise<DumpReport> {
     if (source instanceof SqliteStore && source.path !== ':memory:') {
       await source.copyTo(path);

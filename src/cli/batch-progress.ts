@@ -1,0 +1,48 @@
+/**
+ * The terminal display of a batch conversion: one cli-progress bar on stderr with files done of
+ * total, failures and the time left. Lines said while it runs (findings, warnings, failures) are
+ * printed above it. cli-progress loads only when the bar is shown.
+ */
+export interface BatchProgress {
+  done(failed: boolean): void;
+  /** Prints a line above the bar. */
+  say(text: string): void;
+  stop(): void;
+}
+
+interface Bar {
+  start(total: number, value: number, payload: Record<string, unknown>): void;
+  update(value: number, payload: Record<string, unknown>): void;
+  render(): void;
+  stop(): void;
+}
+
+export async function batchProgress(total: number): Promise<BatchProgress> {
+  const { default: cliProgress } = await import('cli-progress');
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: '{bar} {value}/{total} files | {failed} failed | ETA {eta_formatted}', barsize: 24, hideCursor: true, clearOnComplete: false, fps: 10 },
+    cliProgress.Presets.shades_classic,
+  ) as unknown as Bar;
+  let done = 0;
+  let failed = 0;
+  bar.start(total, 0, { failed });
+  // An interrupted run exits from its signal handler (process-guards.ts): the terminal gets its cursor back.
+  const restore = (): void => bar.stop();
+  process.once('exit', restore);
+  return {
+    done(failure) {
+      done++;
+      if (failure) failed++;
+      bar.update(done, { failed });
+    },
+    say(text) {
+      // Clear the bar's line, print, and draw the bar again below.
+      process.stderr.write(`\r\x1b[K${text}\n`);
+      bar.render();
+    },
+    stop() {
+      bar.stop();
+      process.removeListener('exit', restore);
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Flags described once, as plain data, for the commands the start-up fast path also serves
+ * (`annot convert`, `annot query`): the oclif command builds its flags from these (oclif-flags.ts)
+ * and the fast path its `parseArgs` options (fast-path.ts). Plain data, so that the fast path reads
+ * them without loading @oclif/core.
+ */
+export type FlagSpec =
+  | { readonly kind: 'string'; readonly description: string; readonly options?: readonly string[]; readonly default?: string }
+  | { readonly kind: 'integer'; readonly description: string; readonly min?: number }
+  | { readonly kind: 'boolean'; readonly description: string };
+
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+
+/** The `parseArgs` options of a set of flags: integers arrive as strings and are checked by `plainValues`. */
+export function parseArgsOptions<T extends FlagSpecs>(specs: T): { [K in keyof T]: { type: T[K]['kind'] extends 'boolean' ? 'boolean' : 'string' } } {
+  const options: Record<string, { type: 'boolean' | 'string' }> = {};
+  for (const [name, spec] of Object.entries(specs)) options[name] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' };
+  return options as { [K in keyof T]: { type: T[K]['kind'] extends 'boolean' ? 'boolean' : 'string' } };
+}
+
+/** A flag's value as parsed from text by its spec. */
+export type FlagValue<S extends FlagSpec> = S extends { kind: 'boolean' } ? boolean : S extends { kind: 'integer' } ? number : string;
+
+/** The parsed values of a set of flags: those with a default are always present. */
+export type FlagValues<T extends FlagSpecs> = { -readonly [K in keyof T]?: FlagValue<T[K]> };
+
+/**
+ * The values `parseArgs` gave, typed and checked as oclif would check them (an integer of digits
+ * at or above its minimum, one of the options), with the defaults filled in; null when one of
+ * them is a value oclif would refuse, so that oclif says so in its own words.
+ */
+export function plainValues<T extends FlagSpecs>(specs: T, values: Record<string, string | boolean | undefined>): FlagValues<T> | null {
+  const typed: Record<string, string | number | boolean> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = values[name] ?? (spec.kind === 'string' ? spec.default : undefined);
+    if (value === undefined) continue;
+    if (typeof value === 'string' && value.startsWith('-')) return null;
+    if (spec.kind === 'integer') {
+      const number = Number(value);
+      if (!/^\d+$/.test(String(value)) || !Number.isSafeInteger(number) || number < (spec.min ?? 0)) return null;
+      typed[name] = number;
+    } else if (spec.kind === 'string' && spec.options !== undefined && !spec.options.includes(String(value))) {
+      return null;
+    } else {
+      typed[name] = value;
+    }
+  }
+  return typed as FlagValues<T>;
+}

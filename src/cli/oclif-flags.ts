@@ -1,0 +1,29 @@
+import { Flags } from '@oclif/core';
+import type { BooleanFlag, OptionFlag } from '@oclif/core/interfaces';
+import type { FlagSpec, FlagSpecs } from './flag-specs.js';
+
+type OclifFlagOf<S extends FlagSpec> = S extends { kind: 'boolean' }
+  ? BooleanFlag<boolean>
+  : S extends { kind: 'integer' }
+    ? OptionFlag<number | undefined>
+    : S extends { default: string }
+      ? OptionFlag<string>
+      : OptionFlag<string | undefined>;
+
+/** oclif flags built from their one description (flag-specs.ts), so the fast path and oclif cannot drift. */
+export function oclifFlags<T extends FlagSpecs>(specs: T): { [K in keyof T]: OclifFlagOf<T[K]> } {
+  const flags: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) flags[name] = oclifFlag(spec);
+  return flags as { [K in keyof T]: OclifFlagOf<T[K]> };
+}
+
+function oclifFlag(spec: FlagSpec): unknown {
+  switch (spec.kind) {
+    case 'boolean':
+      return Flags.boolean({ description: spec.description });
+    case 'integer':
+      return Flags.integer({ description: spec.description, min: spec.min });
+    default:
+      return Flags.string({ description: spec.description, options: spec.options ? [...spec.options] : undefined, default: spec.default });
+  }
+}
