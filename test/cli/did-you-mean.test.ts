@@ -22,7 +22,7 @@ describe('did you mean', () => {
   it('help for a real command is unchanged', async () => {
     const result = await runCli(['help', 'convert']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Convert an annotation file between formats/);
+    expect(result.stdout).toMatch(/^Convert annotation files between formats/);
   });
 
   it.each([
