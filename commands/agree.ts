@@ -1,5 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { ENCODING_FLAG } from '../src/cli/encoding-flag.js';
+import { oclifFlags } from '../src/cli/oclif-flags.js';
 import { notice, writeJson, writeLine } from '../src/cli/output.js';
 
 export default class Agree extends AnnotCommand {
@@ -18,6 +20,7 @@ export default class Agree extends AnnotCommand {
     tier: Flags.string({ description: 'compare only this tier (in both files); given twice, the first tier of A against the second of B (or of A)', multiple: true }),
     json: Flags.boolean({ description: 'one JSON document instead of a table', default: false }),
     from: Flags.string({ description: 'input format of both files, when the extension and content do not tell' }),
+    ...oclifFlags(ENCODING_FLAG),
   };
 
   async run(): Promise<void> {
@@ -31,8 +34,8 @@ export default class Agree extends AnnotCommand {
     if (tiers.length > 2) this.error('--tier is given at most twice (a tier of A, then the tier of B to compare it with)', { exit: 2 });
     if (args.b === undefined && tiers.length !== 2) this.error('with one file, give the two tiers to compare: --tier T1 --tier T2', { exit: 2 });
     const report = (finding: Parameters<typeof formatFinding>[0]) => notice(formatFinding(finding));
-    const openedA = await openAnnotationFile(args.a, { from: flags.from, report });
-    const openedB = args.b === undefined ? openedA : await openAnnotationFile(args.b, { from: flags.from, report });
+    const openedA = await openAnnotationFile(args.a, { from: flags.from, encoding: flags.encoding, report });
+    const openedB = args.b === undefined ? openedA : await openAnnotationFile(args.b, { from: flags.from, encoding: flags.encoding, report });
     try {
       let pairs: Array<[string, string]>;
       if (tiers.length === 2) pairs = [[tiers[0], tiers[1]]];

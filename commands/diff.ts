@@ -1,5 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { ENCODING_FLAG } from '../src/cli/encoding-flag.js';
+import { oclifFlags } from '../src/cli/oclif-flags.js';
 import { notice, writeJsonLine, writeLine } from '../src/cli/output.js';
 
 export default class Diff extends AnnotCommand {
@@ -16,6 +18,7 @@ export default class Diff extends AnnotCommand {
   static override flags = {
     json: Flags.boolean({ description: 'one JSON line per change', default: false }),
     from: Flags.string({ description: 'input format of both files, when the extension and content do not tell' }),
+    ...oclifFlags(ENCODING_FLAG),
   };
 
   async run(): Promise<void> {
@@ -31,7 +34,7 @@ export default class Diff extends AnnotCommand {
         const { openServiceStore } = await import('../src/service/open-service-store.js');
         return openServiceStore(location, { create: false });
       }
-      return (await openAnnotationFile(location, { from: flags.from, report })).store;
+      return (await openAnnotationFile(location, { from: flags.from, encoding: flags.encoding, report })).store;
     };
     const a = await open(args.a);
     let differ = false;

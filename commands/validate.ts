@@ -1,6 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import type { Finding } from '../src/adapters/finding.js';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { ENCODING_FLAG } from '../src/cli/encoding-flag.js';
+import { oclifFlags } from '../src/cli/oclif-flags.js';
 import { EXIT_FAILURE } from '../src/cli/errors.js';
 import { countFindings, FINDING_FORMATS, findingLine, findingToJson, plural, validationFails, type FindingFormat } from '../src/cli/finding-output.js';
 import { notice, writeJson, writeLine } from '../src/cli/output.js';
@@ -29,7 +31,7 @@ export default class Validate extends AnnotCommand {
     'max-warnings': Flags.integer({ description: 'fail (exit 1) when there are more warnings than this (-1: no limit)', min: -1 }),
     from: Flags.string({ description: 'input format, when the extension and content do not tell (scene for a scene on standard input)' }),
     rate: Flags.integer({ description: 'import rate for formats with float times', min: 1 }),
-    encoding: Flags.string({ description: 'the input\'s text encoding (utf-8, windows-1252, shift_jis...; default: a byte-order mark, else UTF-8, else detected with a warning). A byte-order mark still decides' }),
+    ...oclifFlags(ENCODING_FLAG),
   };
 
   async run(): Promise<void> {

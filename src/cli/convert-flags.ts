@@ -1,3 +1,4 @@
+import { ENCODING_FLAG } from './encoding-flag.js';
 import type { FlagSpecs } from './flag-specs.js';
 
 /** `annot convert`'s flags, read by the oclif command (commands/convert.ts) and the start-up fast path. */
@@ -5,7 +6,7 @@ export const CONVERT_FLAGS = {
   from: { kind: 'string', description: 'input format (default: from the extension, then the content)' },
   to: { kind: 'string', description: 'output format (default: from the extension; required with --out-dir)' },
   rate: { kind: 'integer', description: 'import rate in ticks per second for formats with float times', min: 1 },
-  encoding: { kind: 'string', description: 'the input\'s text encoding (utf-8, windows-1252, shift_jis...; default: a byte-order mark, else UTF-8, else detected with a warning). A byte-order mark still decides; outputs are UTF-8' },
+  ...ENCODING_FLAG,
   strict: { kind: 'boolean', description: 'fail (exit 1, nothing written) when the reader reports any finding: a repaired, dropped or guessed part of the input' },
   'strict-time': { kind: 'boolean', description: 'fail instead of rounding a time that is not exact at the import rate' },
   'asset-id': { kind: 'string', description: 'asset id for formats whose files do not name their media' },

@@ -6,6 +6,8 @@ import { notice, stdoutClosed, writeJsonLine, writeTextLines } from './output.js
 export interface PrintQueryRequest extends QueryRequest {
   /** Input format, when the extension and content do not tell. */
   readonly from?: string;
+  /** `--encoding`: the file's text encoding (a byte-order mark still decides). */
+  readonly encoding?: string;
   /** How times are printed beside `{v, r}` (default seconds: the exact decimal `s`). */
   readonly time?: TimeStyle;
 }
@@ -30,14 +32,14 @@ export async function printQuery(file: string, request: PrintQueryRequest): Prom
       import('../model/wire.js'),
       import('../service/open-service-store.js'),
     ]);
-  const { from, time, ...query } = request;
+  const { from, time, encoding, ...query } = request;
   // Checked before the file is opened, in the flags' own words.
   const read = parseReadRequest({ ...query, limit: PAGE }, plainWording({ start: '--start', end: '--end', relation: '--relation', after: '--after' }, 'start again without it'));
   const spooled = file === '-' ? await (await import('../service/standard-input.js')).spoolInput(process.stdin) : undefined;
   try {
     const store = isPostgresLocation(file)
       ? await openServiceStore(file)
-      : (await openAnnotationFile(spooled?.path ?? file, { from, rate: request.rate, sourceName: spooled ? '<stdin>' : file, report: (finding) => notice(formatFinding(finding)) })).store;
+      : (await openAnnotationFile(spooled?.path ?? file, { from, encoding, rate: request.rate, sourceName: spooled ? '<stdin>' : file, report: (finding) => notice(formatFinding(finding)) })).store;
     const where = spooled ? 'standard input' : redactLocation(file);
     const style = time ?? 'seconds';
     try {

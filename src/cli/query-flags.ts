@@ -1,3 +1,4 @@
+import { ENCODING_FLAG } from './encoding-flag.js';
 import type { FlagSpecs } from './flag-specs.js';
 
 /** `annot query`'s flags, read by the oclif command (commands/query.ts) and the start-up fast path. */
@@ -10,4 +11,5 @@ export const QUERY_FLAGS = {
   tier: { kind: 'string', description: 'only annotations on this tier' },
   relation: { kind: 'string', description: 'intersects (default) or an Allen relation: before, after, meets, met_by, overlaps, overlapped_by, starts, started_by, during, contains, finishes, finished_by, equals' },
   from: { kind: 'string', description: 'input format, when the extension and content do not tell' },
+  ...ENCODING_FLAG,
 } as const satisfies FlagSpecs;

@@ -112,6 +112,35 @@ describe('text encodings through the CLI and HTTP', () => {
     });
   });
 
+  describe('annot query, diff and agree', () => {
+    it('query reads the multi-encoding file with --encoding, through the fast path and oclif alike, and refuses it without', async () => {
+      const fast = await runCli(['query', multi, '--encoding', 'windows-1250']);
+      const oclif = await runCli(['query', '--encoding', 'windows-1250', '--', multi]);
+      expect([fast.code, oclif.code]).toEqual([0, 0]);
+      expect(fast.stdout).toContain(CZECH);
+      const bodies = (stdout: string) => stdout.trim().split('\n').map((line) => (JSON.parse(line) as { body: unknown }).body);
+      expect(bodies(fast.stdout)).toEqual(bodies(oclif.stdout));
+      const refused = await runCli(['query', multi]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('[ANNOT_TEXT_ENCODING]');
+    });
+
+    it('diff and agree read both files in the encoding named', async () => {
+      const copy = join(dir, 'multi-copy.srt');
+      copyFileSync(multi, copy);
+      const diff = await runCli(['diff', multi, copy, '--encoding', 'windows-1250']);
+      expect(diff.code).toBe(0);
+      expect(diff.stderr).toBe('');
+      const agree = await runCli(['agree', multi, copy, '--encoding', 'windows-1250', '--json']);
+      expect(agree.code).toBe(0);
+      expect((JSON.parse(agree.stdout) as { tiers: Array<{ matched: number; missing: number }> }).tiers[0]).toMatchObject({ missing: 0 });
+      const refused = await runCli(['diff', multi, copy]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('[ANNOT_TEXT_ENCODING]');
+      expect((await runCli(['agree', multi, copy, '--encoding', 'nope'])).stderr).toContain('[ANNOT_UNKNOWN_ENCODING]');
+    });
+  });
+
   describe('annot serve and POST /import', () => {
     it('serves a legacy file (told at start, and saved as UTF-8), and imports uploads by the same rules', async () => {
       const served = await serveCli([win1252]);
