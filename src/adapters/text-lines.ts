@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import type { SourceDecoder } from './encoding/source-decoder.js';
 
 /** Bytes read at a time (see below why not more). */
@@ -33,31 +33,15 @@ export async function* textLineBatches(path: string, decoder: SourceDecoder, chu
  */
 export async function* textChunks(path: string, decoder: SourceDecoder, chunkBytes = CHUNK_BYTES): AsyncGenerator<string> {
   const breaks = new LineBreakNormalizer();
-  for (const chunk of fileChunks(path, chunkBytes)) {
+  // Read asynchronously on purpose: each read returns to the event loop, where a Ctrl-C is handled
+  // and a server answers its other requests. Synchronous reads resolve every await as a microtask
+  // and held both off until the whole file was read (a bulk load then ignored SIGINT).
+  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
     const text = breaks.push(decoder.decode(chunk));
     if (text.length > 0) yield text;
   }
   const rest = breaks.push(decoder.end());
   if (rest.length > 0) yield rest;
-}
-
-/**
- * The file's bytes, a chunk at a time, read synchronously: a read of 32 KiB from the page cache
- * takes microseconds, while a stream's asynchronous reads and its buffering cost a fifth of a
- * 100k-event conversion. The generator above still yields between chunks.
- */
-function* fileChunks(path: string, chunkBytes: number): Generator<Buffer> {
-  const descriptor = openSync(path, 'r');
-  try {
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(chunkBytes);
-      const length = readSync(descriptor, chunk, 0, chunkBytes, null);
-      if (length === 0) return;
-      yield length === chunkBytes ? chunk : chunk.subarray(0, length);
-    }
-  } finally {
-    closeSync(descriptor);
-  }
 }
 
 /** Lines of an in-memory text, split by the same rules. */
