@@ -12,5 +12,5 @@ export default {
   },
   testTimeout: 30000,
   maxWorkers: 2,
-  reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
+  reporters: ['default', '<rootDir>/test/support/slowest-files-reporter.cjs', '<rootDir>/test/support/summary-reporter.cjs'],
 };
