@@ -125,6 +125,11 @@ export class FakeFalServer {
     this.options = { ...this.options, queueShare };
   }
 
+  /** Lets every request still running complete now, whatever latency it was submitted with. */
+  completeRunning(): void {
+    for (const r of this.queue.values()) if (!r.settled && !r.cancelled) r.latencyMs = 0;
+  }
+
   /** Forgets a request, as fal does once it expires: its status and result answer 404. */
   expire(requestId: string): void {
     const r = this.queue.get(requestId);
