@@ -3,6 +3,7 @@
 // and server processes most suites start), in a log the slowest-files reporter reads at the end.
 // Unlike wall time, CPU time is hardly changed by other work on the machine, so it shows which
 // suites are expensive even on a busy machine.
+/* global afterAll, expect -- jest's globals: this file runs inside every test file's environment */
 const { appendFileSync, readFileSync } = require('node:fs');
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
