@@ -13,6 +13,6 @@ export default {
   // A deadline for a test that hangs, not a speed limit: generous enough for a machine under load.
   testTimeout: 120000,
   maxWorkers: 2,
-  setupFilesAfterEnv: ['<rootDir>/test/support/cpu-per-file.cjs'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/cpu-per-file.cjs', '<rootDir>/test/support/handles-per-file.cjs'],
   reporters: ['default', '<rootDir>/test/support/slowest-files-reporter.cjs', '<rootDir>/test/support/summary-reporter.cjs'],
 };

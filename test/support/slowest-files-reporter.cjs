@@ -15,6 +15,7 @@ class SlowestFilesReporter {
     if (!process.env.ANNOT_JEST_CPU_LOG) {
       this.logDir = mkdtempSync(path.join(tmpdir(), 'annot-jest-cpu-'));
       process.env.ANNOT_JEST_CPU_LOG = path.join(this.logDir, 'cpu.jsonl');
+      process.env.ANNOT_JEST_HANDLES_LOG = path.join(this.logDir, 'handles.jsonl');
     }
   }
 
@@ -29,9 +30,21 @@ class SlowestFilesReporter {
     return cpu;
   }
 
+  /** Files that left timers, sockets or processes open for the next file in their worker. */
+  leftOpen() {
+    const log = process.env.ANNOT_JEST_HANDLES_LOG;
+    if (!log || !existsSync(log)) return [];
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  }
+
   onRunComplete(_contexts, results) {
     const cpu = this.cpuByFile();
+    const leaks = this.leftOpen();
     if (this.logDir) rmSync(this.logDir, { recursive: true, force: true });
+    if (leaks.length > 0) {
+      const lines = leaks.map(({ file, left }) => `  ${path.relative(this.rootDir, file)}: ${Object.entries(left).map(([type, n]) => `${n} ${type}`).join(', ')}`);
+      process.stdout.write(`\ntest files that left handles open for the next file in their worker (a leak makes jest force its workers to exit):\n${lines.join('\n')}\n`);
+    }
     const files = results.testResults
       .map((file) => ({ path: file.testFilePath, wallMs: file.perfStats.end - file.perfStats.start, cpuMs: cpu.get(file.testFilePath) }))
       .filter((entry) => Number.isFinite(entry.wallMs));
