@@ -204,6 +204,7 @@ describe('annot render scene against fal', () => {
     writeFileSync(path, 'title: Slow\nshots:\n' + ['one', 'two', 'three', 'four'].map((d, i) => `  - id: s${i}\n    description: slow ${d}\n`).join(''));
     // The first unit finishes at once; the others would take an hour, so they are surely in flight
     // when the signal comes, however slowly this machine runs.
+    fal.reset();
     fal.setLatency((_model, args) => (JSON.stringify(args).includes('slow one') ? 0 : 3_600_000));
     const child = startCli(['render', 'scene', path, '--manifest', join(t.dir, 'slow.json')], falEnv());
     let stdout = '';
@@ -218,7 +219,7 @@ describe('annot render scene against fal', () => {
     );
     // The first unit finished; wait until the CLI is polling fal for another (it holds its request id).
     const waitingOnFal = () => {
-      const slow = new Set(fal.submissions().filter((s) => !JSON.stringify(s.args).includes('slow one')).map((s) => s.request_id));
+      const slow = new Set(fal.submissions().filter((s) => /slow (two|three|four)/.test(JSON.stringify(s.args))).map((s) => s.request_id));
       return fal.requests.some((r) => r.phase === 'status' && [...slow].some((id) => r.path.includes(id)));
     };
     await eventually(waitingOnFal, 'the CLI polling fal for a second unit', 20_000);
