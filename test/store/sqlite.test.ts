@@ -295,7 +295,10 @@ describe('two SqliteStore connections on one file', () => {
       expect(await store.count()).toBe(1);
     } finally {
       writeFileSync(release, '');
+      // Waits for the holder to be gone, so no child of this file outlives it.
+      const gone = holder.exitCode !== null || holder.signalCode !== null ? Promise.resolve() : new Promise((resolve) => holder.once('close', resolve));
       holder.kill();
+      await gone;
       await store.close();
     }
   });
