@@ -55,6 +55,6 @@ export function annotMcpTransport(location?: string | string[]): StdioClientTran
   });
   // Read the server's stderr even when no test looks at it: left unread, a full pipe holds the
   // child's stderr open after it exits, and jest then waits on it when the run ends.
-  transport.stderr?.resume();
+  (transport.stderr as NodeJS.ReadableStream | null)?.resume();
   return transport;
 }
