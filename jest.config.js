@@ -10,7 +10,9 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
   },
-  testTimeout: 30000,
+  // A deadline for a test that hangs, not a speed limit: generous enough for a machine under load.
+  testTimeout: 120000,
   maxWorkers: 2,
-  reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/cpu-per-file.cjs', '<rootDir>/test/support/handles-per-file.cjs'],
+  reporters: ['default', '<rootDir>/test/support/slowest-files-reporter.cjs', '<rootDir>/test/support/summary-reporter.cjs'],
 };

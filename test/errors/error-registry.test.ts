@@ -71,6 +71,32 @@ const anything: unknown = new Proxy(function () {}, {
   construct: () => anything as object,
 });
 
+/**
+ * The HTTP status of every code, written out here rather than read from the registry, so the
+ * registry is checked against a second statement of the API's promise: moving a code to another
+ * status (or adding one) needs a change here too, on purpose. A new code goes into the group of
+ * the status its row gives.
+ */
+const PROMISED_HTTP_STATUS: Record<number, string[]> = {
+  400: ['ANNOT_USAGE', 'ANNOT_MALFORMED_BODY', 'ANNOT_INVALID_QUERY', 'ANNOT_BAD_REQUEST', 'ANNOT_INVALID_INPUT', 'ANNOT_INVALID_JSON_SCHEMA', 'ANNOT_MIGRATION', 'ANNOT_INVALID_CURSOR', 'ANNOT_CLOCK_OUT_OF_RANGE', 'ANNOT_LOSSY_TIME', 'ANNOT_INVALID_TIME', 'ANNOT_UNKNOWN_RELATION', 'ANNOT_UNKNOWN_FORMAT', 'ANNOT_UNKNOWN_ENCODING', 'ANNOT_METRIC_INPUT', 'ANNOT_PROCESSOR_PARAMS', 'ANNOT_SCENE_INVALID', 'ANNOT_UNKNOWN_QUALITY_TIER', 'ANNOT_UNKNOWN_PROVIDER', 'ANNOT_OUTPUT_CLASH', 'ANNOT_LOCAL_ASSET_UNREACHABLE', 'ANNOT_FAL_KEY_MISSING'],
+  401: ['ANNOT_UNAUTHORIZED', 'ANNOT_FAL_UNAUTHORIZED'],
+  404: ['ANNOT_ROUTE_NOT_FOUND', 'ANNOT_SCHEMA_NOT_FOUND', 'ANNOT_NOT_FOUND', 'ANNOT_ANNOTATION_NOT_FOUND', 'ANNOT_TIER_NOT_FOUND', 'ANNOT_PROJECT_NOT_FOUND', 'ANNOT_UNKNOWN_PROCESSOR', 'ANNOT_JOB_NOT_FOUND', 'ANNOT_UNIT_NOT_FOUND', 'ANNOT_UNKNOWN_MODEL', 'ANNOT_UNKNOWN_MODEL_CATEGORY', 'ANNOT_MANIFEST_NOT_FOUND'],
+  409: ['ANNOT_BODY_SCHEMA_CONFLICT', 'ANNOT_DUPLICATE_ID', 'ANNOT_TIER_IN_USE', 'ANNOT_TIER_OVERLAP', 'ANNOT_TIER_CONSTRAINT', 'ANNOT_FILE_CHANGED_ON_DISK', 'ANNOT_FILE_IN_USE', 'ANNOT_ORPHAN_JOURNAL', 'ANNOT_MANIFEST_OTHER_SCENE'],
+  412: ['ANNOT_PRECONDITION_FAILED'],
+  413: ['ANNOT_BODY_TOO_LARGE', 'ANNOT_INPUT_TOO_LARGE'],
+  415: ['ANNOT_UNSUPPORTED_MEDIA_TYPE'],
+  416: ['ANNOT_RANGE_NOT_SATISFIABLE'],
+  422: ['ANNOT_INVALID_BODY', 'ANNOT_INVALID_WIRE', 'ANNOT_INVALID_ANNOTATION', 'ANNOT_INVALID_TIER', 'ANNOT_INVALID_SCHEMA_URI', 'ANNOT_UNKNOWN_BODY_SCHEMA', 'ANNOT_BODY_VALIDATION', 'ANNOT_NON_STRING_BODY_KEY', 'ANNOT_NOT_JSON', 'ANNOT_MISSING_MIGRATION', 'ANNOT_MIGRATION_FAILED', 'ANNOT_UNKNOWN_TIER', 'ANNOT_KEY_MISMATCH', 'ANNOT_STORE_FORMAT', 'ANNOT_PROJECT_RATE_MISMATCH', 'ANNOT_STRICT_FINDINGS', 'ANNOT_FORMAT_PARSE', 'ANNOT_TEXT_ENCODING', 'ANNOT_INPUT_TOO_DEEP', 'ANNOT_UNREPRESENTABLE', 'ANNOT_CUES_OUT_OF_TIME_ORDER', 'ANNOT_INSUFFICIENT_DATA', 'ANNOT_SCENE_FINDINGS', 'ANNOT_MANIFEST_INVALID', 'ANNOT_MANIFEST_LAYOUT_MISSING', 'ANNOT_FAL_BAD_REQUEST'],
+  428: ['ANNOT_PRECONDITION_REQUIRED'],
+  429: ['ANNOT_FAL_RATE_LIMITED'],
+  499: ['ANNOT_RENDER_ABORTED'],
+  500: ['ANNOT_INTERNAL', 'ANNOT_SYSTEM_ENOENT', 'ANNOT_SYSTEM_EISDIR', 'ANNOT_SYSTEM_ENOTDIR', 'ANNOT_SYSTEM_ERROR', 'ANNOT_STORE_DATABASE_NOT_FOUND', 'ANNOT_STORE_ROLE_NOT_FOUND', 'ANNOT_STORE_AUTH_FAILED', 'ANNOT_STORE_PERMISSION_DENIED', 'ANNOT_SAVE_FAILED', 'ANNOT_PERMISSION_DENIED', 'ANNOT_READ_ONLY_FILE_SYSTEM', 'ANNOT_WRITE_FAILED', 'ANNOT_PROCESSOR_FAILED', 'ANNOT_SCENE_RENDER_FAILED', 'ANNOT_LOCAL_MEDIA_FAILED'],
+  502: ['ANNOT_RENDER_NO_ASSET', 'ANNOT_FAL_SERVER_ERROR', 'ANNOT_FAL_FOREIGN_URL'],
+  503: ['ANNOT_SHUTTING_DOWN', 'ANNOT_STORE_UNREACHABLE', 'ANNOT_QUEUE_UNAVAILABLE'],
+  504: ['ANNOT_FAL_TIMEOUT'],
+  507: ['ANNOT_NO_SPACE', 'ANNOT_FILE_TOO_LARGE'],
+};
+
 /** The exported bases that give no code of their own: every other class must have one. */
 const ABSTRACT = new Set(['AnnotError', 'FalError', 'FileAccessError']);
 
@@ -108,6 +134,13 @@ describe('the error registry', () => {
       expect([code, /^[a-z].{10,140}$/.test(row.meaning) && !row.meaning.includes('\n')]).toEqual([code, true]);
     }
     expect(ENVIRONMENT.filter((name) => isErrorCode(name))).toEqual([]);
+  });
+
+  it('gives each code the HTTP status the API promises, as written out in this test', () => {
+    const promised = Object.entries(PROMISED_HTTP_STATUS).flatMap(([status, codes]) => codes.map((code) => [code, Number(status)] as const));
+    expect(new Set(promised.map(([code]) => code)).size).toBe(promised.length); // each code promised once
+    const actual = Object.entries(ERROR_TABLE).map(([code, row]) => `${code} ${row.http}`).sort();
+    expect(actual).toEqual(promised.map(([code, status]) => `${code} ${status}`).sort());
   });
 
   it('finds every code written in src/ and commands/ among its keys', () => {

@@ -61,7 +61,7 @@ export class SseReader {
   }
 
   /** Resolves once `predicate` holds, or rejects after `timeoutMs`. */
-  async until(predicate: (reader: SseReader) => boolean, timeoutMs = 10_000): Promise<void> {
+  async until(predicate: (reader: SseReader) => boolean, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this)) {
       if (Date.now() > deadline) throw new Error(`SSE: condition not met within ${timeoutMs} ms; got ${this.events.length} events, ${this.comments.length} comments`);

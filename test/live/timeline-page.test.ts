@@ -92,7 +92,7 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
       body_schema_uri: 'annot://schema/eaf-annotation/v1',
     });
     expect(created.status).toBe(201);
-    await page.waitForFunction((id) => window.annotTimeline.model.items.has(id), created.json.id, { timeout: 1000 });
+    await page.waitForFunction((id) => window.annotTimeline.model.items.has(id), created.json.id, { timeout: 30_000 });
   });
 
   /** Drags a block by its body `dx` pixels to the right, as a person would. */
@@ -115,10 +115,10 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
     await dragBy(before.id, 80);
     const shift = 80 / pxPerSecond;
     let after = before;
-    for (let i = 0; i < 100 && after.reference.interval.start.v === before.reference.interval.start.v; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(async () => {
       after = (await api('GET', `/annotations/${before.id}`)).json;
-    }
+      return after.reference.interval.start.v !== before.reference.interval.start.v;
+    }, 'the dragged block saved to the store', 30_000);
     expect(seconds(after.reference.interval.start)).toBeCloseTo(seconds(before.reference.interval.start) + shift, 1);
     expect(seconds(after.reference.interval.end) - seconds(after.reference.interval.start)).toBeCloseTo(seconds(before.reference.interval.end) - seconds(before.reference.interval.start), 2);
     expect(after.reference.interval.start.r).toBe(before.reference.interval.start.r);
@@ -171,10 +171,10 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
     expect((await api('GET', `/annotations/${target.id}`)).json.body.text).toBe('changed elsewhere');
     await page.click('#conflict-retry');
     let text = '';
-    for (let i = 0; i < 100 && text !== 'changed in the page'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(async () => {
       text = (await api('GET', `/annotations/${target.id}`)).json.body.text;
-    }
+      return text === 'changed in the page';
+    }, 'the retried edit saved to the store', 30_000);
     expect(text).toBe('changed in the page');
     await conflict.waitFor({ state: 'hidden' });
   });
@@ -193,10 +193,10 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
     await page.mouse.move(box.x + edge + 30, y, { steps: 5 });
     await page.mouse.up();
     let after = { cat, amp };
-    for (let i = 0; i < 100 && after.amp.reference.interval.start.v === amp.reference.interval.start.v; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(async () => {
       after = { cat: (await api('GET', `/annotations/${cat.id}`)).json, amp: (await api('GET', `/annotations/${amp.id}`)).json };
-    }
+      return after.amp.reference.interval.start.v !== amp.reference.interval.start.v;
+    }, 'the moved boundary saved to the store', 30_000);
     const boundary = seconds(after.cat.reference.interval.end);
     expect(boundary).toBeCloseTo(seconds(cat.reference.interval.end) + 30 / pxPerSecond, 1);
     expect(seconds(after.amp.reference.interval.start)).toBe(boundary);
@@ -531,7 +531,7 @@ maybe('the timeline page of a server with --token', () => {
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    await page.waitForFunction((added) => window.annotTimeline.model.items.has(added), id, { timeout: 5000 });
+    await page.waitForFunction((added) => window.annotTimeline.model.items.has(added), id, { timeout: 30_000 });
     await page.close();
   });
 });

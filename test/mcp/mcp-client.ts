@@ -48,9 +48,13 @@ export async function connectTools(transport: Transport): Promise<ToolClient> {
 /** `annot mcp [file]` as a child process of the built CLI, driven by the SDK's stdio client. */
 /** `annot mcp` as a child process; `location` is a .annot path, or `['--store', url]`. */
 export function annotMcpTransport(location?: string | string[]): StdioClientTransport {
-  return new StdioClientTransport({
+  const transport = new StdioClientTransport({
     command: process.execPath,
     args: [ANNOT_BIN, 'mcp', ...(location === undefined ? [] : Array.isArray(location) ? location : [location])],
     stderr: 'pipe',
   });
+  // Read the server's stderr even when no test looks at it: left unread, a full pipe holds the
+  // child's stderr open after it exits, and jest then waits on it when the run ends.
+  (transport.stderr as NodeJS.ReadableStream | null)?.resume();
+  return transport;
 }

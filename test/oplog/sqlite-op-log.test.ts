@@ -14,6 +14,17 @@ let n = 0;
 describeOpLogContract('SqliteStore file', async () => SqliteStore.open(join(files.dir, `log-${n++}.annot`), { create: true }));
 describeOpLogContract('SqliteStore :memory:', async () => SqliteStore.open(':memory:'));
 
+/** A generous deadline for an event, so a test that waits on one fails with a message rather than jest's timeout. */
+async function withDeadline<T>(event: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not within ${ms} ms: ${what}`)), ms)));
+  try {
+    return await Promise.race([event, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe('SqliteStore op-log across processes', () => {
   it('keeps the log in the file: a reopened store continues the clock', async () => {
     const path = join(files.dir, 'reopen.annot');
@@ -32,24 +43,61 @@ describe('SqliteStore op-log across processes', () => {
     const setup = await SqliteStore.open(path, { create: true });
     await setup.close();
     const storeModule = fileURLToPath(new URL('../../dist/src/store/sqlite.js', import.meta.url));
-    const writer = (actor: string) =>
-      new Promise<void>((resolve, reject) => {
-        const script = `
-          const { SqliteStore } = await import(${JSON.stringify(storeModule)});
-          const { RationalTime } = await import(${JSON.stringify(storeModule.replace('store/sqlite.js', 'time/rational-time.js'))});
-          const store = await SqliteStore.open(${JSON.stringify(path)});
-          // Write for a while rather than a fixed count, so the two writers surely overlap in time.
-          const until = Date.now() + 600;
-          for (let i = 0; Date.now() < until; i++) {
-            await store.applyLogged([{ kind: 'set_meta', key: ${JSON.stringify(actor)} + i, value: String(i) }], { actor: ${JSON.stringify(actor)}, receivedAt: RationalTime.now(1000) });
-          }
-          await store.close();`;
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
-        let stderr = '';
-        child.stderr.on('data', (chunk) => (stderr += chunk));
-        child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${actor} exited ${code}: ${stderr}`))));
-      });
-    await Promise.all([writer('serve'), writer('mcp')]);
+    // Each writer opens the store, says "ready" and waits for "go", so neither starts before the
+    // other has finished starting up. Then it appends until told to stop, and says "interleaved"
+    // once one of its own appends got a clock more than one past its previous one: the other
+    // process wrote in between. The test stops both at that event, not after a span of time.
+    const script = `
+      const { SqliteStore } = await import(${JSON.stringify(storeModule)});
+      const { RationalTime } = await import(${JSON.stringify(storeModule.replace('store/sqlite.js', 'time/rational-time.js'))});
+      const actor = process.argv[1];
+      const store = await SqliteStore.open(${JSON.stringify(path)});
+      let go = false, stop = false;
+      process.stdin.setEncoding('utf8');
+      process.stdin.on('data', (text) => { go ||= text.includes('go'); stop ||= text.includes('stop'); });
+      process.stdin.on('end', () => { go = true; stop = true; });
+      process.stdout.write('ready\\n');
+      while (!go) await new Promise((resolve) => setImmediate(resolve));
+      let previous = 0, told = false;
+      for (let i = 0; !stop; i++) {
+        const [entry] = await store.applyLogged([{ kind: 'set_meta', key: actor + i, value: String(i) }], { actor, receivedAt: RationalTime.now(1000) });
+        if (previous > 0 && entry.clock > previous + 1 && !told) { told = true; process.stdout.write('interleaved\\n'); }
+        previous = entry.clock;
+        await new Promise((resolve) => setImmediate(resolve)); // lets "stop" arrive
+      }
+      await store.close();`;
+    const writers = ['serve', 'mcp'].map((actor) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script, actor], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8');
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const said = (word: string) =>
+        new Promise<void>((resolve, reject) => {
+          const check = () => (stdout.includes(word) ? resolve() : undefined);
+          child.stdout.on('data', (chunk) => ((stdout += chunk), check()));
+          child.on('close', (code) => reject(new Error(`writer ${actor} exited ${code} before saying ${word}: ${stderr}`)));
+          check();
+        });
+      const closed = new Promise<void>((resolve, reject) =>
+        child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${actor} exited ${code}: ${stderr}`)))),
+      );
+      const ready = said('ready');
+      const interleaved = said('interleaved');
+      // Only one writer needs to say "interleaved"; the other's promise rejects when it is stopped.
+      interleaved.catch(() => undefined);
+      return { child, ready, interleaved, closed };
+    });
+    try {
+      await Promise.all(writers.map((w) => w.ready));
+      for (const w of writers) w.child.stdin.write('go\n');
+      // Either writer seeing the other's clock between two of its own is the overlap this test needs.
+      await withDeadline(Promise.any(writers.map((w) => w.interleaved)), 20_000, 'the two writers never interleaved');
+    } finally {
+      for (const w of writers) w.child.stdin.end('stop\n');
+      await Promise.allSettled(writers.map((w) => w.closed));
+    }
+    await Promise.all(writers.map((w) => w.closed));
     const store = await SqliteStore.open(path, { readonly: true });
     const log = await store.readOpLog();
     await store.close();

@@ -12,6 +12,7 @@ import { startProcessorWorker, type ProcessorWorker } from '../../src/processors
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { ANNOT_BIN, runCli } from '../support/run-cli.js';
 import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
+import { eventually } from '../support/serve-cli.js';
 
 jest.setTimeout(60_000);
 
@@ -34,25 +35,25 @@ const unreachable = await redisProblem();
 
 /**
  * A processor the tests load into both kinds of worker (in this process and `annot worker
- * --plugin` children): it sleeps in steps, reporting progress, then writes one meta entry
- * through the service and says which process ran it.
+ * --plugin` children): it waits until its gate file exists (when given one), reports progress in
+ * four steps, then writes one meta entry through the service and says which process ran it. The
+ * gate lets a test hold jobs running until it has seen what it needs, instead of guessing a span.
  */
 const TOUCH_PLUGIN = `
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { existsSync } from 'node:fs';
+const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
 export default {
   name: 'test_touch',
-  description: 'sleeps, then records in the store which process ran it',
+  description: 'waits for its gate file, then records in the store which process ran it',
   paramsSchema: {
     type: 'object',
-    properties: { key: { type: 'string' }, ms: { type: 'integer', minimum: 0, default: 0 } },
+    properties: { key: { type: 'string' }, gate: { type: 'string' } },
     required: ['key'],
     additionalProperties: false,
   },
   async run(service, params, context) {
-    for (let step = 1; step <= 4; step++) {
-      await sleep(params.ms / 4);
-      context.onProgress({ phase: 'sleep', done: step, total: 4 });
-    }
+    while (params.gate !== undefined && !existsSync(params.gate)) await pause();
+    for (let step = 1; step <= 4; step++) context.onProgress({ phase: 'step', done: step, total: 4 });
     const clock = await service.apply([{ kind: 'set_meta', key: params.key, value: String(process.pid) }], context.actor);
     return { pid: process.pid, clock };
   },
@@ -153,11 +154,16 @@ if (unreachable !== null) {
       children.push(child);
 
       const jobIds: string[] = [];
-      // Half-second jobs: one worker alone would need 3 s for them, so both surely take some.
-      for (let i = 0; i < 6; i++) jobIds.push(await enqueueProcessorJob({ processor: 'test_touch', store, params: { key: `touch-${i}`, ms: 500 } }, { queueName }));
+      // The jobs wait at a gate until two run at once: each worker runs one job at a time, so then
+      // both workers have taken one, however the machine schedules them.
+      const gate = join(files.dir, 'shared.gate');
+      for (let i = 0; i < 6; i++) jobIds.push(await enqueueProcessorJob({ processor: 'test_touch', store, params: { key: `touch-${i}`, gate } }, { queueName }));
       // Two reviews of the same file may run at once on the two workers: still one candidate.
       for (let i = 0; i < 2; i++) jobIds.push(await enqueueProcessorJob({ processor: 'low_confidence_review', store, params: { threshold: 0.8 } }, { queueName }));
       jobIds.push(await enqueueProcessorJob({ processor: 'detect_density_change_points', store, params: { min_delta: 1 } }, { queueName }));
+      const active = async () => (await Promise.all(jobIds.map((id) => getJobStatus(id, { queueName })))).filter((status) => status.state === 'active').length;
+      await eventually(async () => (await active()) === 2, 'both workers running a job', 20_000);
+      writeFileSync(gate, '');
 
       const done = await Promise.all(jobIds.map((id) => waitForState(id, queueName, ['completed', 'failed'])));
 
@@ -234,15 +240,19 @@ if (unreachable !== null) {
       await writeSampleAnnot(store);
       const child = await spawnWorker(['--queue-name', queueName]);
       children.push(child);
-      const jobId = await enqueueProcessorJob({ processor: 'test_touch', store, params: { key: 'graceful', ms: 1200 } }, { queueName });
+      const gate = join(files.dir, 'graceful.gate');
+      const jobId = await enqueueProcessorJob({ processor: 'test_touch', store, params: { key: 'graceful', gate } }, { queueName });
       await waitForState(jobId, queueName, ['active']);
 
+      // The job is held at its gate until the worker has taken the signal, so it is surely running then.
       child.child.kill('SIGTERM');
+      await eventually(() => child.stderr().includes('SIGTERM: finishing the running jobs'), 'the worker saying it finishes its jobs', 20_000);
+      writeFileSync(gate, '');
 
       expect(await child.exited).toBe(0);
       const status = await getJobStatus(jobId, { queueName });
       expect(status).toMatchObject({ state: 'completed', result: { pid: child.child.pid } });
-      expect(status.progress).toEqual({ phase: 'sleep', done: 4, total: 4 });
+      expect(status.progress).toEqual({ phase: 'step', done: 4, total: 4 });
       expect(child.stderr()).toMatch(/SIGTERM: finishing the running jobs[\s\S]*completed[\s\S]*stopped/);
     });
   });

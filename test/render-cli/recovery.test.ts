@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeFalServer, type FakeFalServer } from '../support/fake-fal-server.js';
+import { eventually } from '../support/serve-cli.js';
 import { cliDir, jsonLines, render, startCli } from './cli-env.js';
 
 /**
@@ -38,7 +39,7 @@ describe('annot render scene recovers on a plain re-run', () => {
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    while (fal.submissions().length === 0 || !fal.requests.some((r) => r.phase === 'status')) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => fal.submissions().length > 0 && fal.requests.some((r) => r.phase === 'status'), 'fal polled for a submitted unit', 30_000);
     child.kill('SIGINT');
     return { code: await exited, stderr };
   }
@@ -92,13 +93,16 @@ describe('annot render scene recovers on a plain re-run', () => {
   it('resumes a render interrupted after submitting, without submitting again', async () => {
     const scene = writeScene('one.yaml', 'title: One Shot\nshots:\n  - { id: x, description: a slow still }\n');
     fal.setQueueShare(0);
-    fal.setLatency(3000);
+    // An hour: the request surely still runs when the signal comes; it is completed by hand below.
+    fal.setLatency(3_600_000);
     const interrupted = await interruptAfterSubmit(['scene', scene, '--manifest', join(t.dir, 'one.json')]);
     expect(interrupted.code).toBe(130);
     expect(interrupted.stderr).toContain('interrupted');
     // The request was already running: it was left to finish, not cancelled.
     expect(fal.cancelled()).toEqual([]);
     expect(fal.submissions()).toHaveLength(1);
+    fal.completeRunning();
+    fal.setLatency(0);
 
     const again = await render(['scene', scene, '--manifest', join(t.dir, 'one.json')], falEnv());
     expect(again.code).toBe(0);
@@ -109,7 +113,7 @@ describe('annot render scene recovers on a plain re-run', () => {
   it('submits afresh when fal answers 404 for the recorded request', async () => {
     const scene = writeScene('gone.yaml', 'title: Gone Shot\nshots:\n  - { id: g, description: an expiring still }\n');
     fal.setQueueShare(0);
-    fal.setLatency(3000);
+    fal.setLatency(3_600_000);
     const interrupted = await interruptAfterSubmit(['scene', scene, '--manifest', join(t.dir, 'gone.json')]);
     expect(interrupted.code).toBe(130);
     const [first] = fal.submissions();

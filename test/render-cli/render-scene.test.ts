@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ffmpegBinary } from '../../src/render/local/ffmpeg.js';
 import { startFakeFalServer, type FakeFalServer } from '../support/fake-fal-server.js';
 import { runCli } from '../support/run-cli.js';
+import { eventually } from '../support/serve-cli.js';
 import { cliDir, jsonLines, LIGHTHOUSE, render, startCli } from './cli-env.js';
 
 describe('annot render scene', () => {
@@ -201,7 +202,10 @@ describe('annot render scene against fal', () => {
   it('stops cleanly on Ctrl-C: in-flight calls are cancelled, finished units stay cached', async () => {
     const path = join(t.dir, 'slow.yaml');
     writeFileSync(path, 'title: Slow\nshots:\n' + ['one', 'two', 'three', 'four'].map((d, i) => `  - id: s${i}\n    description: slow ${d}\n`).join(''));
-    fal.setLatency(1500);
+    // The first unit finishes at once; the others would take an hour, so they are surely in flight
+    // when the signal comes, however slowly this machine runs.
+    fal.reset();
+    fal.setLatency((_model, args) => (JSON.stringify(args).includes('slow one') ? 0 : 3_600_000));
     const child = startCli(['render', 'scene', path, '--manifest', join(t.dir, 'slow.json')], falEnv());
     let stdout = '';
     let stderr = '';
@@ -213,8 +217,12 @@ describe('annot render scene against fal', () => {
         if (stdout.includes('\n')) resolve();
       }),
     );
-    // The first unit finished; the second is waiting on fal.
-    await new Promise((r) => setTimeout(r, 300));
+    // The first unit finished; wait until the CLI is polling fal for another (it holds its request id).
+    const waitingOnFal = () => {
+      const slow = new Set(fal.submissions().filter((s) => /slow (two|three|four)/.test(JSON.stringify(s.args))).map((s) => s.request_id));
+      return fal.requests.some((r) => r.phase === 'status' && [...slow].some((id) => r.path.includes(id)));
+    };
+    await eventually(waitingOnFal, 'the CLI polling fal for a second unit', 20_000);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(jsonLines(stdout).map((l) => l.id)).toEqual(['s0']);

@@ -5,8 +5,10 @@ import type { RenderEvent } from '../../src/render/events.js';
 import { FalProvider } from '../../src/render/providers/fal/fal-provider.js';
 import { assetsOf } from '../../src/render/providers/provider.js';
 import { renderEnv, withEnvKey, type RenderEnv } from '../support/render-env.js';
+import { eventually } from '../support/serve-cli.js';
 
 const KEY = 'test-key-123:secret';
+const HOUR = 3_600_000;
 let env: RenderEnv;
 
 beforeEach(async () => {
@@ -28,9 +30,18 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 
 describe('the fal provider', () => {
   it('submits, polls the status URL with logs, fetches the result and returns its assets', async () => {
-    env.fal.setLatency(200);
+    // The request moves on when the test has seen it polled in each state, not after a latency.
+    env.fal.setLatency(HOUR);
     const events: RenderEvent[] = [];
-    const assets = await run(env.provider, { prompt: 'a tiger', image_size: 'landscape_16_9' }, { onEvent: (e: RenderEvent) => events.push(e) });
+    const pending = run(env.provider, { prompt: 'a tiger', image_size: 'landscape_16_9' }, { onEvent: (e: RenderEvent) => events.push(e) });
+    void pending.catch(() => undefined);
+    const statuses = () => env.fal.requests.filter((r) => r.phase === 'status').length;
+    await eventually(() => statuses() >= 1, 'a status poll while the request is queued');
+    env.fal.setQueueShare(0); // running now
+    const polled = statuses();
+    await eventually(() => statuses() > polled, 'a status poll while the request runs');
+    env.fal.completeRunning();
+    const assets = await pending;
     expect(assets).toHaveLength(1);
     expect(assets[0]).toMatchObject({ kind: 'image', content_type: 'image/jpeg', width: 1024, height: 576 });
     expect(assets[0].url).toMatch(new RegExp(`^${env.fal.url}/files/`));
@@ -56,11 +67,11 @@ describe('the fal provider', () => {
 
   it('can follow the status as an event stream instead of polling', async () => {
     env.fal.setLatency(80);
-    const provider = new FalProvider({ baseUrl: env.fal.url, pollIntervalMs: 1000, statusStream: true });
+    // A poll interval far beyond the test's timeout: a provider that waited one interval anywhere
+    // (rather than following the stream) fails by never finishing, however fast the machine is.
+    const provider = new FalProvider({ baseUrl: env.fal.url, pollIntervalMs: 3_600_000, statusStream: true });
     const events: RenderEvent[] = [];
-    const started = Date.now();
     expect(await run(provider, { prompt: 'x' }, { onEvent: (e: RenderEvent) => events.push(e) })).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(900);
     expect(env.fal.requests.map((r) => r.phase)).toEqual(['submit', 'stream', 'result']);
     expect(env.fal.requests[1].path).toMatch(/\/status\/stream$/);
     // How many intermediate states the stream shows depends on scheduling; its shape does not.

@@ -7,6 +7,7 @@ import { manifestPathFor } from '../../src/render/manifest.js';
 import { iterRenderScene, renderScene, SceneRenderError, type RenderSceneOptions, type SceneUnitResult } from '../../src/render/render-scene.js';
 import { loadSceneFile, type Scene, type SceneInput } from '../../src/render/scene.js';
 import { renderEnv, withEnvKey, type RenderEnv } from '../support/render-env.js';
+import { eventually } from '../support/serve-cli.js';
 
 let env: RenderEnv;
 let diner: Scene;
@@ -17,6 +18,24 @@ beforeEach(async () => {
   env = await renderEnv();
 });
 afterEach(() => env.close());
+
+/**
+ * Holds every still (a flux model) in flight until the returned release is called, so a test
+ * decides which units finish first instead of relying on latencies the machine might not keep.
+ */
+function holdStills(): () => void {
+  env.fal.setLatency((model) => (model.includes('flux') ? 3_600_000 : 0));
+  return () => {
+    env.fal.setLatency(0);
+    env.fal.completeRunning();
+  };
+}
+
+/** True once the result of a request whose submission matches was fetched from the fake fal. */
+function collected(matches: (model: string, args: Record<string, unknown>) => boolean): boolean {
+  const ids = new Set(env.fal.submissions().filter((s) => matches(s.model_id, s.args)).map((s) => s.request_id));
+  return env.fal.requests.some((r) => r.phase === 'result' && r.request_id !== undefined && ids.has(r.request_id));
+}
 
 const scene = (opts: RenderSceneOptions = {}, s: Scene | SceneInput = diner) => withCredentials({ falKey: 'k' }, () => renderScene(s, { ...env.opts, ...opts }));
 async function collect(it: AsyncIterable<SceneUnitResult>): Promise<SceneUnitResult[]> {
@@ -71,8 +90,13 @@ describe('renderScene', () => {
   });
 
   it('with concurrency above 1, runs that many units at once and yields in completion order', async () => {
-    env.fal.setLatency((model) => (model.includes('flux') ? 300 : 20));
-    const items = await withCredentials({ falKey: 'k' }, () => collect(iterRenderScene(diner, { ...env.opts, concurrency: 3 })));
+    // The stills stay in flight until the first unit is yielded: the beat that started beside them.
+    const release = holdStills();
+    const items = await withCredentials({ falKey: 'k' }, async () => {
+      const yielded = [];
+      for await (const item of iterRenderScene(diner, { ...env.opts, concurrency: 3 })) if (yielded.push(item) === 1) release();
+      return yielded;
+    });
     expect(items).toHaveLength(8);
     // The slow stills finish after the beats that started beside them.
     expect(ids(items).indexOf('shot:s1')).toBeGreaterThan(ids(items).indexOf('beat:b1'));
@@ -108,10 +132,13 @@ describe('renderScene', () => {
   });
 
   it('under concurrency, starts nothing new after a failure, lets units in flight finish and caches them', async () => {
-    env.fal.setLatency((model) => (model.includes('flux') ? 150 : 5));
+    const release = holdStills();
     env.fal.setOutcome((_m, args) => (args.text === 'Why are you here?' ? { error: { status: 422, detail: 'bad text' } } : undefined));
-    // Order: s1, s2 (slow stills), b1 fails fast while both stills are still in flight.
-    const error = (await scene({ concurrency: 3 }).catch((e) => e)) as SceneRenderError;
+    // Order: s1, s2 (stills held in flight), b1 fails while both stills are still in flight.
+    const rendering = scene({ concurrency: 3 }).catch((e) => e);
+    await eventually(() => collected((_model, args) => args.text === 'Why are you here?'), 'the failing beat collected while the stills are held');
+    release();
+    const error = (await rendering) as SceneRenderError;
     expect(error).toBeInstanceOf(SceneRenderError);
     expect(error.failures.map((f) => f.id)).toEqual(['b1']);
     expect(error.manifest.shots).toHaveLength(2);

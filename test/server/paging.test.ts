@@ -16,9 +16,11 @@ describe('HTTP listing pages with an opaque cursor', () => {
   let t: TestServer;
   afterEach(() => t.close());
 
-  it('reads 250,000 annotations in pages of 1,000, every id once', async () => {
+  // 250 pages, as many cursors as 250,000 annotations in pages of 1,000 would take, at a fifth of
+  // the data: the cursors are what is under test, and the data cost most of the suite's CPU time.
+  it('reads 50,000 annotations in pages of 200, every id once', async () => {
     t = await startTestServer();
-    const total = 250_000;
+    const total = 50_000;
     await t.store.addTier(makeTier({ name: 'words' }));
     const at = new RationalTime(1_700_000_000_000, 1000);
     function* generate() {
@@ -35,7 +37,7 @@ describe('HTTP listing pages with an opaque cursor', () => {
     expect(await t.store.addMany(generate())).toBe(total);
     const seen = new Set<string>();
     let repeated = 0;
-    let path: string | null = '/annotations?limit=1000';
+    let path: string | null = '/annotations?limit=200';
     let pages = 0;
     while (path !== null) {
       const answer: Answer = await t.call('GET', path);

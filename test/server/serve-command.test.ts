@@ -1,15 +1,25 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type ClientRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { ANNOT_BIN } from '../support/run-cli.js';
 import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
-import { serveCli } from '../support/serve-cli.js';
+import { eventually, serveCli } from '../support/serve-cli.js';
 import { wordInput, WORDS_TIER } from './http-client.js';
 
 const serve = (args: string[], env: NodeJS.ProcessEnv = {}) => serveCli(args, { env, killAfterMs: 20_000 });
+
+/** True once a fresh connection to the server is refused (it has stopped accepting). */
+async function refusesConnections(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/health`, { headers: { connection: 'close' } });
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -25,21 +35,21 @@ describe('annot serve (the built CLI)', () => {
     expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${served.url}/health`)).status).toBe(200);
 
-    // An upload sent in two halves, the signal arriving between them.
+    // An upload sent in two halves, the signal arriving between them: the second half goes only
+    // once the server is seen refusing new connections, so the request is in flight across it.
+    let req!: ClientRequest;
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${served.url}/import?format=annot`, { method: 'POST', headers: { 'content-length': upload.length } }, (res) => {
+      req = request(`${served.url}/import?format=annot`, { method: 'POST', headers: { 'content-length': upload.length } }, (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       });
       req.on('error', reject);
-      req.write(upload.subarray(0, 1000), () => {
-        served.child.kill('SIGTERM');
-        setTimeout(() => req.end(upload.subarray(1000)), 400);
-      });
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await expect(fetch(`${served.url}/health`)).rejects.toThrow();
+    await new Promise<void>((resolve) => req.write(upload.subarray(0, 1000), () => resolve()));
+    served.child.kill('SIGTERM');
+    await eventually(() => refusesConnections(served.url), 'the server refuses new connections after SIGTERM');
+    req.end(upload.subarray(1000));
     const finished = await answer;
     expect(finished.status).toBe(201);
     expect(JSON.parse(finished.body)).toMatchObject({ annotations_added: 6 });
@@ -60,14 +70,7 @@ describe('annot serve (the built CLI)', () => {
     const ended = new Promise((resolve) => socket.once('close', resolve));
     served.child.kill('SIGTERM');
     // Wait until the server has begun its shutdown: new connections are refused.
-    for (;;) {
-      try {
-        await fetch(`${served.url}/health`, { headers: { connection: 'close' } });
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      } catch {
-        break;
-      }
-    }
+    await eventually(() => refusesConnections(served.url), 'the server refuses new connections after SIGTERM');
     socket.write(`POST /import?format=annot HTTP/1.1\r\nhost: ${hostname}\r\ncontent-length: ${upload.length}\r\n\r\n`);
     socket.write(upload);
     await ended;

@@ -264,15 +264,20 @@ describe('two SqliteStore connections on one file', () => {
 
   it('makes a writer wait for another process holding the write lock instead of failing', async () => {
     const path = freshPath();
+    const release = `${path}.release`;
     const store = await SqliteStore.open(path);
     await store.addTier(tier('words'));
+    // The holder keeps the write lock until the release file appears, not for a span of time, so
+    // however slowly this process gets to its write, the lock is still held when it starts.
     const holder = spawn(process.execPath, ['--input-type=module', '-e', [
       "import Database from 'better-sqlite3';",
+      "import { existsSync } from 'node:fs';",
       `const db = new Database(${JSON.stringify(path)});`,
       "db.pragma('busy_timeout = 5000');",
       "db.exec('BEGIN IMMEDIATE');",
       "process.stdout.write('locked\\n');",
-      'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);',
+      'const pause = new Int32Array(new SharedArrayBuffer(4));',
+      `while (!existsSync(${JSON.stringify(release)})) Atomics.wait(pause, 0, 0, 5);`,
       "db.exec('COMMIT'); db.close();",
     ].join('\n')], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
     try {
@@ -280,12 +285,20 @@ describe('two SqliteStore connections on one file', () => {
         holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
         holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
       });
-      const started = Date.now();
+      const probe = new Database(path);
+      probe.pragma('busy_timeout = 0');
+      expect(() => probe.exec('BEGIN IMMEDIATE')).toThrow(/locked|busy/i); // the lock is held right now
+      probe.close();
+      // The holder polls for this file every 5 ms, so it commits while our write below is waiting.
+      writeFileSync(release, '');
       await store.add(ann(iv(0, 1), { id: 1 }));
-      expect(Date.now() - started).toBeGreaterThanOrEqual(100);
       expect(await store.count()).toBe(1);
     } finally {
+      writeFileSync(release, '');
+      // Waits for the holder to be gone, so no child of this file outlives it.
+      const gone = holder.exitCode !== null || holder.signalCode !== null ? Promise.resolve() : new Promise((resolve) => holder.once('close', resolve));
       holder.kill();
+      await gone;
       await store.close();
     }
   });

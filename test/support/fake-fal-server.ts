@@ -48,7 +48,7 @@ export type FakeModelOutcome = { output: Record<string, unknown> } | { error: { 
 
 export interface FakeFalOptions {
   /** Time from submission to completion (half in queue, half in progress). Default 0. */
-  latencyMs?: number | ((modelId: string) => number);
+  latencyMs?: number | ((modelId: string, args: Record<string, unknown>) => number);
   /** The share of the latency a request spends queued before it runs. Default 0.5. */
   queueShare?: number;
   /** Only these keys are accepted (`Authorization: Key <key>`); default any non-empty key. */
@@ -123,6 +123,11 @@ export class FakeFalServer {
 
   setQueueShare(queueShare: number): void {
     this.options = { ...this.options, queueShare };
+  }
+
+  /** Lets every request still running complete now, whatever latency it was submitted with. */
+  completeRunning(): void {
+    for (const r of this.queue.values()) if (!r.settled && !r.cancelled) r.latencyMs = 0;
   }
 
   /** Forgets a request, as fal does once it expires: its status and result answer 404. */
@@ -235,7 +240,7 @@ export class FakeFalServer {
 
   private submit(model: string, record: RecordedRequest, key: string, res: ServerResponse): void {
     const args = (record.body ?? {}) as Record<string, unknown>;
-    const latency = typeof this.options.latencyMs === 'function' ? this.options.latencyMs(model) : (this.options.latencyMs ?? 0);
+    const latency = typeof this.options.latencyMs === 'function' ? this.options.latencyMs(model, args) : (this.options.latencyMs ?? 0);
     const request: FakeRequest = { id: randomUUID(), model, args, key, submittedAt: Date.now(), latencyMs: latency, cancelled: false, settled: false };
     record.request_id = request.id;
     const ahead = [...this.queue.values()].filter((r) => !r.settled && !this.isDone(r)).length;

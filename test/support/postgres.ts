@@ -5,7 +5,7 @@ export const POSTGRES_URL = process.env.ANNOT_PG_URL ?? 'postgres://postgres@127
 
 /** Why PostgreSQL cannot be reached, or null when it can. */
 export async function postgresUnreachable(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 10_000 }); // a deadline for a busy machine
   try {
     await client.connect();
     await client.query('SELECT 1');

@@ -46,8 +46,8 @@ export function serveCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
   });
 }
 
-/** Polls `check` every 50 ms until it answers true or `timeoutMs` passes (a generous bound, not a timing assertion). */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+/** Polls `check` every 50 ms until it answers true or `timeoutMs` (30 s) passes: a generous bound for a busy machine, not a timing assertion. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
