@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { report } from './lib/harness.js';
+import { median, report } from './lib/harness.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const run = join(root, 'bin', 'run.js');
@@ -78,7 +78,6 @@ function timed(command, args) {
   return { seconds, mb: kb / 1024 };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 if (!existsSync('/usr/bin/time')) {
   console.log('annot convert vs ffmpeg: skipped (/usr/bin/time is not installed)');

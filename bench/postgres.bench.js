@@ -76,11 +76,20 @@ async function rawCopy(table, create, columns) {
   const rate = new ProjectRate(705_600_000, RUN);
   const t0 = performance.now();
   await admin.query('BEGIN');
-  const stream = admin.query(copyFrom(`COPY public.${table} (${columns}) FROM STDIN`));
+  await copyTimeline(`COPY public.${table} (${columns}) FROM STDIN`, rate, () => 1);
+  await admin.query('COMMIT');
+  const ms = performance.now() - t0;
+  await admin.query(`DROP TABLE public.${table}`);
+  return (N / ms) * 1000;
+}
+
+/** The N annotations of the timeline through one COPY statement, 1,000 lines a write; `first(n)` is each line's leading column. */
+async function copyTimeline(statement, rate, first) {
+  const stream = admin.query(copyFrom(statement));
   let lines = '';
   let n = 0;
   for (const a of timeline(N)) {
-    lines += copyLine(1, encodeAnnotation(a, rate));
+    lines += copyLine(first(n), encodeAnnotation(a, rate));
     if (++n % 1000 === 0) {
       const more = stream.write(lines);
       lines = '';
@@ -89,10 +98,6 @@ async function rawCopy(table, create, columns) {
   }
   stream.end(lines);
   await finished(stream);
-  await admin.query('COMMIT');
-  const ms = performance.now() - t0;
-  await admin.query(`DROP TABLE public.${table}`);
-  return (N / ms) * 1000;
 }
 
 class LoadOnly extends Error {}
@@ -110,19 +115,7 @@ async function stagedCopy() {
   const t0 = performance.now();
   await admin.query('BEGIN');
   await admin.query(`CREATE TEMP TABLE annot_stage (ord int8, ${WRITE_COLUMNS.map(([c, type]) => `${c} ${type.slice(0, -2)}`).join(', ')}) ON COMMIT DROP`);
-  const stream = admin.query(copyFrom(`COPY pg_temp.annot_stage (ord, ${NAMES}) FROM STDIN`));
-  let lines = '';
-  let n = 0;
-  for (const a of timeline(N)) {
-    lines += copyLine(n, encodeAnnotation(a, rate));
-    if (++n % 1000 === 0) {
-      const more = stream.write(lines);
-      lines = '';
-      if (!more) await once(stream, 'drain');
-    }
-  }
-  stream.end(lines);
-  await finished(stream);
+  await copyTimeline(`COPY pg_temp.annot_stage (ord, ${NAMES}) FROM STDIN`, rate, (n) => n);
   await admin.query(`INSERT INTO public.${SAME} (pid, ${NAMES}) SELECT 1, ${NAMES} FROM pg_temp.annot_stage ORDER BY ord`);
   await admin.query('COMMIT');
   const ms = performance.now() - t0;

@@ -8,7 +8,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
-import { report } from './lib/harness.js';
+import { median, report } from './lib/harness.js';
 import { medianWallMs } from './lib/processes.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,7 +23,6 @@ function wallMs(command, args, env = {}) {
   return elapsed;
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const onPath = [];
 const direct = [];

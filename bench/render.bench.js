@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { report } from './lib/harness.js';
+import { median, report } from './lib/harness.js';
 import { CACHE_FILE_NAME, closeRenderCaches } from '../dist/src/render/cache.js';
 import { withCredentials } from '../dist/src/render/credentials.js';
 import { FalProvider } from '../dist/src/render/providers/fal/fal-provider.js';
@@ -65,7 +65,6 @@ async function cachedScene() {
   closeRenderCaches();
   await fal.close();
   rmSync(cacheDir, { recursive: true, force: true });
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const figure = median(times);
   const reference = median(refTimes);
   report({

@@ -32,7 +32,7 @@ import { MemoryStore } from '../dist/src/store/memory.js';
 import { SqliteStore } from '../dist/src/store/sqlite.js';
 import { RationalTime } from '../dist/src/time/rational-time.js';
 import { TimeInterval } from '../dist/src/time/time-interval.js';
-import { report } from './lib/harness.js';
+import { median, report } from './lib/harness.js';
 
 const N = Number(process.env.ANNOT_BENCH_SERVER_ROWS ?? 100_000);
 const SECONDS = Number(process.env.ANNOT_BENCH_SERVER_SECONDS ?? 10);
@@ -90,7 +90,7 @@ async function interleaved(targets) {
       rps: rounds.reduce((sum, r) => sum + r.rps, 0) / rounds.length,
       p99: p99s[Math.floor(p99s.length / 2)],
       p99Max: p99s[p99s.length - 1],
-      p50: rounds.map((r) => r.p50).sort((a, b) => a - b)[Math.floor(rounds.length / 2)],
+      p50: median(rounds.map((r) => r.p50)),
       non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
     };
   });
@@ -302,7 +302,6 @@ if (PARTS.has('paging')) {
       firstMs.push((await get(first)).ms);
       lastMs.push((await get(last)).ms);
     }
-    const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     report({
       name: `serve: last page of 1,000 vs the first, paging ${what} of ${PAGED_ROWS.toLocaleString('en-US')} annotations (.annot file)`,
       figure: median(lastMs),
@@ -339,7 +338,6 @@ if (PARTS.has('paging')) {
     lastMs.push(performance.now() - t0);
     await reader.close();
   }
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   report({
     name: `SqliteStore.read: last page of 1,000 vs the first, a window over ${PAGED_ROWS.toLocaleString('en-US')} annotations, SQL keyset (no index in memory)`,
     figure: median(lastMs),

@@ -34,6 +34,9 @@ export function report({ name, figure, unit, reference, referenceFigure, higherI
   return line;
 }
 
+/** The middle value (the upper of the two middle ones for an even count); the list is not changed. */
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 /** Runs fn repeatedly for at least minMs and returns operations per second. */
 export function throughput(fn, { minMs = 500, batch = 1000 } = {}) {
   for (let i = 0; i < batch; i++) fn(i); // warm-up

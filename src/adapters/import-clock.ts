@@ -40,6 +40,17 @@ export class ImportClock {
     return new RationalTime(Number(ticks), this.rate);
   }
 
+  /**
+   * A time of whole milliseconds (SRT, WebVTT, SBV): exact without parsing when the rate is a
+   * multiple of 1000, else through seconds() like any written time. `file` and `line` name it in
+   * an error (joined only then: this runs for every cue).
+   */
+  milliseconds(ms: number, file: string, line: number): RationalTime {
+    if (this.rate === 1000) return new RationalTime(ms, 1000);
+    if (this.rate % 1000 === 0) return new RationalTime(ms * (this.rate / 1000), this.rate);
+    return this.seconds(`${ms}/1000`, `${file}:${line}`);
+  }
+
   /** How many times were rounded to a tick, and the largest rounding error in seconds. */
   quantization(): { count: number; maxErrorSeconds: number } {
     return { count: this.quantizedCount, maxErrorSeconds: Number(this.largestError.num) / Number(this.largestError.den) };

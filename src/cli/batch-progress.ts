@@ -1,3 +1,5 @@
+import { terminalBar } from './terminal-bar.js';
+
 /**
  * The terminal display of a batch conversion: one cli-progress bar on stderr with files done of
  * total, failures and the time left. Lines said while it runs (findings, warnings, failures) are
@@ -10,19 +12,8 @@ export interface BatchProgress {
   stop(): void;
 }
 
-interface Bar {
-  start(total: number, value: number, payload: Record<string, unknown>): void;
-  update(value: number, payload: Record<string, unknown>): void;
-  render(): void;
-  stop(): void;
-}
-
 export async function batchProgress(total: number): Promise<BatchProgress> {
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: '{bar} {value}/{total} files | {failed} failed | ETA {eta_formatted}', barsize: 24, hideCursor: true, clearOnComplete: false, fps: 10 },
-    cliProgress.Presets.shades_classic,
-  ) as unknown as Bar;
+  const bar = await terminalBar(process.stderr, '{bar} {value}/{total} files | {failed} failed | ETA {eta_formatted}');
   let done = 0;
   let failed = 0;
   bar.start(total, 0, { failed });

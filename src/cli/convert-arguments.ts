@@ -1,14 +1,4 @@
-/** `annot convert`'s arguments and flags, as oclif parses them (and the start-up fast path does). */
-export interface ConvertArguments {
-  readonly input: string;
-  readonly output: string;
-  readonly from?: string;
-  readonly to?: string;
-  readonly rate?: number;
-  readonly encoding?: string;
-  readonly strict?: boolean;
-  readonly strictTime?: boolean;
-  readonly assetId?: string;
-  readonly tier?: string;
-  readonly variant?: string;
-}
+import type { ConvertRequest } from '../service/convert-file.js';
+
+/** `annot convert`'s arguments and flags, as oclif parses them (and the start-up fast path does): the request's own fields. */
+export type ConvertArguments = Pick<ConvertRequest, 'input' | 'output' | 'from' | 'to' | 'rate' | 'encoding' | 'strict' | 'strictTime' | 'assetId' | 'tier' | 'variant'>;

@@ -1,4 +1,5 @@
 import type { RenderEvent } from '../render/events.js';
+import { terminalBar } from './terminal-bar.js';
 
 /**
  * The terminal display of a scene render: one cli-progress bar with units done of total, cache
@@ -13,27 +14,13 @@ export interface RenderProgress {
   stop(): void;
 }
 
-interface Bar {
-  start(total: number, value: number, payload: Record<string, unknown>): void;
-  update(value: number, payload: Record<string, unknown>): void;
-  stop(): void;
-}
-
 export async function renderProgress(total: number): Promise<RenderProgress> {
-  const { default: cliProgress } = await import('cli-progress');
   const stream = process.stderr.isTTY ? process.stderr : process.stdout;
-  const bar = new cliProgress.SingleBar(
-    {
-      stream,
-      format: '{bar} {value}/{total} units | {hits} cached | {failed} failed | {duration_formatted} elapsed | ETA {eta_formatted} | {current}',
-      barsize: 24,
-      hideCursor: true,
-      clearOnComplete: false,
-      etaBuffer: 20,
-      fps: 10,
-    },
-    cliProgress.Presets.shades_classic,
-  ) as unknown as Bar;
+  const bar = await terminalBar(
+    stream,
+    '{bar} {value}/{total} units | {hits} cached | {failed} failed | {duration_formatted} elapsed | ETA {eta_formatted} | {current}',
+    { etaBuffer: 20 },
+  );
   let done = 0;
   let hits = 0;
   let failed = 0;

@@ -4,6 +4,7 @@ import { FalBadRequest, FalRateLimited, FalServerError, FalTimeout, FalUnauthori
 import type { RenderEvent } from '../../src/render/events.js';
 import { FalProvider } from '../../src/render/providers/fal/fal-provider.js';
 import { assetsOf } from '../../src/render/providers/provider.js';
+import { rejection } from '../support/rejection.js';
 import { renderEnv, withEnvKey, type RenderEnv } from '../support/render-env.js';
 import { eventually } from '../support/serve-cli.js';
 
@@ -18,15 +19,6 @@ afterEach(() => env.close());
 
 const run = (provider: FalProvider, args: Record<string, unknown> = { prompt: 'a tiger' }, opts = {}) =>
   withCredentials({ falKey: KEY }, () => provider.run('fal-ai/flux/dev', args, opts));
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('the fal provider', () => {
   it('submits, polls the status URL with logs, fetches the result and returns its assets', async () => {

@@ -4,6 +4,7 @@ import { FalBadRequest, FalForeignUrlError, FalUnauthorized } from '../../src/re
 import { FalProvider } from '../../src/render/providers/fal/fal-provider.js';
 import { redactSecrets } from '../../src/text/secret-redaction.js';
 import { RecordingServer } from '../support/recording-server.js';
+import { rejection } from '../support/rejection.js';
 import { renderEnv, type RenderEnv } from '../support/render-env.js';
 
 // A key shaped like fal's: `<key id>:<key secret>`.
@@ -28,15 +29,6 @@ afterEach(() => env.close());
 
 const run = (provider: FalProvider = env.provider, options = {}) =>
   withCredentials({ falKey: KEY }, () => provider.run('fal-ai/flux/dev', { prompt: 'a lighthouse' }, { onEvent: (e: RenderEvent) => events.push(e), ...options }));
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('redactSecrets', () => {
   it('takes out a key as it is, URL-encoded, in base64 and in parts, and anything that looks like an Authorization value', () => {

@@ -1,11 +1,10 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Finding } from '../../src/adapters/finding.js';
 import { getAdapter } from '../../src/adapters/registry.js';
-import { convertFile, type ConvertReport } from '../../src/service/convert-file.js';
 import { convertAsStream } from '../../src/service/convert-stream.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { tempDir } from '../support/sample-annot.js';
+import { convertOutcome, FIXTURES, fixturesMatching, itStreamsAsTheWholeDocument } from './streamed-vs-whole.js';
 
 /**
  * SubStation (ASS/SSA) and SBV stream like SRT (convert-stream.ts): their readers read as they
@@ -14,38 +13,11 @@ import { tempDir } from '../support/sample-annot.js';
  * whole-document path writes, with the same report and findings: every ASS, SSA and SBV fixture
  * is converted to every text format both ways, and a few SRT and WebVTT files into ASS and SBV.
  */
-const root = join(import.meta.dirname, '..', '..', 'fixtures');
+const root = FIXTURES;
+const convert = convertOutcome;
 
-function fixtures(dir: string, pattern: RegExp): string[] {
-  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((name) => pattern.test(name))
-    .map((name) => join(root, dir, name))
-    .sort();
-}
-
-const SOURCES = [...fixtures('ass', /\.(ass|ssa)$/), ...fixtures('sbv', /\.sbv$/), join(root, 'talk.vtt'), ...fixtures('srt/other-tools', /\.srt$/)];
+const SOURCES = [...fixturesMatching('ass', /\.(ass|ssa)$/), ...fixturesMatching('sbv', /\.sbv$/), join(root, 'talk.vtt'), ...fixturesMatching('srt/other-tools', /\.srt$/)];
 const TARGETS = ['srt', 'vtt', 'ass', 'sbv', 'TextGrid'];
-
-interface Outcome {
-  bytes: Buffer | null;
-  report: ConvertReport | null;
-  error: string | null;
-  findings: Finding[];
-  warnings: string[];
-}
-
-async function convert(input: string, output: string, stream: boolean): Promise<Outcome> {
-  const findings: Finding[] = [];
-  const warnings: string[] = [];
-  let report: ConvertReport | null = null;
-  let error: string | null = null;
-  try {
-    report = await convertFile({ input, output, stream, warn: (message) => warnings.push(message), report: (finding) => findings.push(finding) });
-  } catch (caught) {
-    error = `${(caught as Error & { code?: string }).code ?? ''} ${(caught as Error).message}`;
-  }
-  return { bytes: existsSync(output) ? readFileSync(output) : null, report, error, findings, warnings };
-}
 
 describe('ASS and SBV in the conversion that streams', () => {
   const { dir, cleanup } = tempDir('annot-convert-stream-subtitles-');
@@ -68,22 +40,7 @@ describe('ASS and SBV in the conversion that streams', () => {
     }
   });
 
-  let n = 0;
-  for (const source of SOURCES) {
-    for (const target of TARGETS) {
-      it(`${source.slice(root.length + 1)} → ${target}: the same bytes, report, findings and errors as the whole-document path`, async () => {
-        const i = n++;
-        const streamed = await convert(source, join(dir, `s${i}.${target}`), true);
-        const whole = await convert(source, join(dir, `w${i}.${target}`), false);
-        expect(streamed.error).toEqual(whole.error);
-        expect(streamed.findings).toEqual(whole.findings);
-        expect(streamed.warnings).toEqual(whole.warnings);
-        expect(streamed.report).toEqual(whole.report);
-        expect(streamed.bytes === null).toBe(whole.bytes === null);
-        if (streamed.bytes !== null && whole.bytes !== null) expect(streamed.bytes.equals(whole.bytes)).toBe(true);
-      });
-    }
-  }
+  itStreamsAsTheWholeDocument(SOURCES, TARGETS, () => dir);
 
   it('an ASS file whose events are out of time order is written back in its own order, streamed or not', async () => {
     const input = join(dir, 'shuffled.ass');

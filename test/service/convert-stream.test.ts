@@ -1,8 +1,7 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Finding } from '../../src/adapters/finding.js';
-import { convertFile, type ConvertReport } from '../../src/service/convert-file.js';
 import { tempDir } from '../support/sample-annot.js';
+import { convertOutcome, FIXTURES, fixturesMatching, itStreamsAsTheWholeDocument } from './streamed-vs-whole.js';
 
 /**
  * A conversion that streams (SRT and WebVTT to one another, see convert-stream.ts) must write
@@ -11,38 +10,11 @@ import { tempDir } from '../support/sample-annot.js';
  * ways and the results compared byte for byte.
  */
 
-const root = join(import.meta.dirname, '..', '..', 'fixtures');
+const root = FIXTURES;
+const convert = convertOutcome;
 
-function fixtures(dir: string, extension: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.toLowerCase().endsWith(extension))
-    .map((name) => join(root, dir, name))
-    .sort();
-}
-
-const SOURCES = [...fixtures('srt', '.srt'), ...fixtures('webvtt', '.vtt'), ...fixtures('textgrid', '.textgrid')];
+const SOURCES = [...fixturesMatching('srt', /\.srt$/i), ...fixturesMatching('webvtt', /\.vtt$/i), ...fixturesMatching('textgrid', /\.textgrid$/i)];
 const TARGETS = ['srt', 'vtt', 'TextGrid'];
-
-interface Outcome {
-  bytes: Buffer | null;
-  report: ConvertReport | null;
-  error: string | null;
-  findings: Finding[];
-  warnings: string[];
-}
-
-async function convert(input: string, output: string, stream: boolean, extra: { tier?: string; strict?: boolean; variant?: string } = {}): Promise<Outcome> {
-  const findings: Finding[] = [];
-  const warnings: string[] = [];
-  let report: ConvertReport | null = null;
-  let error: string | null = null;
-  try {
-    report = await convertFile({ input, output, stream, warn: (message) => warnings.push(message), report: (finding) => findings.push(finding), ...extra });
-  } catch (caught) {
-    error = `${(caught as Error & { code?: string }).code ?? ''} ${(caught as Error).message}`;
-  }
-  return { bytes: existsSync(output) ? readFileSync(output) : null, report, error, findings, warnings };
-}
 
 describe('conversion that streams', () => {
   const { dir, cleanup } = tempDir('annot-convert-stream-');
@@ -54,22 +26,8 @@ describe('conversion that streams', () => {
     expect(SOURCES.filter((path) => path.toLowerCase().endsWith('.textgrid')).length).toBeGreaterThan(5);
   });
 
+  itStreamsAsTheWholeDocument(SOURCES, TARGETS, () => dir);
   let case_ = 0;
-  for (const source of SOURCES) {
-    for (const target of TARGETS) {
-      it(`${source.slice(root.length + 1)} → ${target}: the same bytes, report, findings and errors as the whole-document path`, async () => {
-        const n = case_++;
-        const streamed = await convert(source, join(dir, `s${n}.${target}`), true);
-        const whole = await convert(source, join(dir, `w${n}.${target}`), false);
-        expect(streamed.error).toEqual(whole.error);
-        expect(streamed.findings).toEqual(whole.findings);
-        expect(streamed.warnings).toEqual(whole.warnings);
-        expect(streamed.report).toEqual(whole.report);
-        expect(streamed.bytes === null).toBe(whole.bytes === null);
-        if (streamed.bytes !== null && whole.bytes !== null) expect(streamed.bytes.equals(whole.bytes)).toBe(true);
-      });
-    }
-  }
 
   // `.annot` files made from the fixtures, read back to each text format in one pass (or two, for TextGrid).
   for (const source of SOURCES) {

@@ -16,6 +16,7 @@ import { importProvenance } from '../import-provenance.js';
 import { anyStyled, runsText } from '../styled-runs.js';
 import { fileDecoder } from '../source-text.js';
 import { textLineBatches } from '../text-lines.js';
+import { SPEAKERS_NOT_WRITTEN, speakerPrefixed, writesSpeakerPrefix } from '../speaker-prefix.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { SBV_CUE_SCHEMA } from './cue-schema.js';
 import { formatSbvTime, SbvParser, type SbvCue } from './sbv-parser.js';
@@ -43,9 +44,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const parser = new SbvParser({ cue: (cue) => cues.push(cue), skipped: (line, text) => skipped.push({ line, text }) });
   const time = (ms: number, line: number): RationalTime => {
     if (!Number.isSafeInteger(ms)) throw new FormatParseError(options.sourceName, { line, column: 1 }, 'expected a time within 2^53 milliseconds');
-    if (rate === 1000) return new RationalTime(ms, 1000);
-    if (rate % 1000 === 0) return new RationalTime(ms * (rate / 1000), rate);
-    return clock.seconds(`${ms}/1000`, `${options.sourceName}:${line}`);
+    return clock.milliseconds(ms, options.sourceName, line);
   };
   const convert = (cue: SbvCue): Annotation => {
     // Blocks dropped before the first caption are reported once a caption shows the file is SBV.
@@ -91,7 +90,7 @@ export async function dump(store: AnnotationStore, path: string, options: DumpOp
  */
 export async function writeSbv(selection: FlatSelection, meta: (key: string) => Promise<string | null>, path: string, options: DumpOptions): Promise<DumpReport> {
   const runContext = await cueRunContext(meta);
-  const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
+  const prefix = writesSpeakerPrefix(options);
   const lost = { styled: 0, speakers: 0, altered: 0, noText: 0, otherFields: 0 };
   const writer = new BufferedTextWriter(createWriteStream(path));
   try {
@@ -102,7 +101,7 @@ export async function writeSbv(selection: FlatSelection, meta: (key: string) => 
       if (anyStyled(runs)) lost.styled++;
       let text = runsText(runs);
       if (typeof body.speaker === 'string' && body.speaker.trim().length > 0) {
-        if (prefix) text = `${body.speaker.replace(/[\r\n]+/g, ' ').trim()}: ${text}`;
+        if (prefix) text = speakerPrefixed(body.speaker, text);
         else lost.speakers++;
       }
       const payload = sbvPayload(text);
@@ -119,7 +118,7 @@ export async function writeSbv(selection: FlatSelection, meta: (key: string) => 
   const dropped = [...selection.dropped];
   if (lost.otherFields > 0) dropped.push({ what: 'body fields other than text and speaker', count: lost.otherFields });
   if (lost.styled > 0) dropped.push({ what: 'italic, bold and underline (SBV is plain text)', count: lost.styled });
-  if (lost.speakers > 0) dropped.push({ what: 'speakers (the variant speaker-prefix writes them as "Name: text")', count: lost.speakers });
+  if (lost.speakers > 0) dropped.push({ what: SPEAKERS_NOT_WRITTEN, count: lost.speakers });
   if (lost.altered > 0) dropped.push({ what: 'caption text changed to stay valid SBV (blank lines removed, timing-like lines marked)', count: lost.altered });
   if (lost.noText > 0) dropped.push({ what: 'bodies without a text (written as empty captions)', count: lost.noText });
   return { dropped };

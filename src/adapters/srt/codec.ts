@@ -18,6 +18,7 @@ import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { fileDecoder } from '../source-text.js';
 import { LaidOutWriter, layoutMeta, layoutOf, readLayout, TEXT_LAYOUT_META } from '../text-layout.js';
 import { textLineBatches } from '../text-lines.js';
+import { SPEAKERS_NOT_WRITTEN, speakerPrefixed, writesSpeakerPrefix } from '../speaker-prefix.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { SRT_CUE_SCHEMA } from './cue-schema.js';
 import { formatSrtTimestamp, parseSrtTimestamp, SrtParser, type SrtCue } from './parser.js';
@@ -73,8 +74,8 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     if (cue.nonstandard) {
       findings.nonstandardTimestamp(cue.line, `timing line is not SRT's "HH:MM:SS,mmm --> HH:MM:SS,mmm" (read as ${formatSrtTimestamp(cue.startMs)} --> ${cue.writtenEnd ?? formatSrtTimestamp(cue.endMs)})`);
     }
-    const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
-    const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
+    const start = time(cue.startMs, clock, options.sourceName, cue.line);
+    const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
     const body: SrtCueBody = { text: cue.text, sequence: cue.sequence };
     if (cue.coordinates.length > 0) body.coordinates = cue.coordinates;
     if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
@@ -127,11 +128,9 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   };
 }
 
-function time(ms: number, rate: number, clock: ImportClock, file: string, line: number): RationalTime {
+function time(ms: number, clock: ImportClock, file: string, line: number): RationalTime {
   if (!Number.isSafeInteger(ms)) throw new FormatParseError(file, { line, column: 1 }, 'expected a timestamp within 2^53 milliseconds');
-  if (rate === 1000) return new RationalTime(ms, 1000);
-  if (rate % 1000 === 0) return new RationalTime(ms * (rate / 1000), rate);
-  return clock.seconds(`${ms}/1000`, `${file}:${line}`);
+  return clock.milliseconds(ms, file, line);
 }
 
 /**
@@ -154,7 +153,7 @@ export async function writeSrt(selection: FlatSelection, meta: (key: string) => 
   const runContext = await cueRunContext(meta);
   const writer = new LaidOutWriter(new BufferedTextWriter(createWriteStream(path)), layout);
   let sent: Promise<void> | undefined;
-  const prefix = options.speakerPrefix === true || options.variant === 'speaker-prefix';
+  const prefix = writesSpeakerPrefix(options);
   let number = 0;
   let alteredText = 0;
   let cleaned = 0;
@@ -183,7 +182,7 @@ export async function writeSrt(selection: FlatSelection, meta: (key: string) => 
       const speaker = typeof body.speaker === 'string' ? body.speaker : written === null || fromSrt ? null : firstVoice(written);
       let text = plain;
       if (speaker !== null && speaker.trim().length > 0) {
-        if (prefix) text = `${speaker.replace(/[\r\n]+/g, ' ').trim()}: ${plain}`;
+        if (prefix) text = speakerPrefixed(speaker, plain);
         else speakers++;
       }
       const payload = srtPayload(text);
@@ -214,7 +213,7 @@ export async function writeSrt(selection: FlatSelection, meta: (key: string) => 
   if (noText > 0) dropped.push({ what: 'bodies without a text (written as empty subtitles)', count: noText });
   if (alteredText > 0) dropped.push({ what: 'subtitle text changed to stay valid SRT (blank lines removed)', count: alteredText });
   if (cleaned > 0) dropped.push({ what: 'WebVTT-only markup (voice, class and language spans, ruby text, timestamp tags) removed from the text', count: cleaned });
-  if (speakers > 0) dropped.push({ what: 'speakers (the variant speaker-prefix writes them as "Name: text")', count: speakers });
+  if (speakers > 0) dropped.push({ what: SPEAKERS_NOT_WRITTEN, count: speakers });
   return { dropped };
 }
 

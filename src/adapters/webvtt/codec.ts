@@ -4,7 +4,6 @@ import type { JsonObject } from '../../json/json-body.js';
 import { makeProvenance } from '../../model/provenance.js';
 import { makeTier } from '../../model/tier.js';
 import type { AnnotationStore } from '../../store/store.js';
-import { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import { ALL_STAMPS, type DumpOptions, type DumpReport, type FormatCodec, type LoadedDocument, type LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
@@ -94,8 +93,8 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const convert = (cue: WebVttCue): Annotation => {
     const first = !checked;
     findings.cue(cue.line, cue.startMs, cue.endMs, formatTimestamp(cue.startMs), cue.writtenEnd ?? formatTimestamp(cue.endMs));
-    const start = time(cue.startMs, rate, clock, options.sourceName, cue.line);
-    const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, rate, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
+    const start = clock.milliseconds(cue.startMs, options.sourceName, cue.line);
+    const interval = cue.writtenEnd === null ? new TimeInterval(start, clock.milliseconds(cue.endMs, options.sourceName, cue.line)) : TimeInterval.point(start);
     const body = cueBody(cue, hasRegion, cueNotes.get(cue));
     cueNotes.delete(cue);
     Object.assign(body, cueLayoutFields(cue, first, layout));
@@ -182,12 +181,6 @@ function cueLayoutFields(cue: WebVttCue, first: boolean, layout: TextLayout): Pi
   if (cue.blankLinesBefore !== (first ? 1 : layout.cue_gap)) fields.blank_lines_before = cue.blankLinesBefore;
   if (cue.hours !== hoursByStyle(layout.hours === 'when-needed' ? 'when-needed' : 'always', cue.startMs, cue.endMs)) fields.written_hours = cue.hours;
   return fields;
-}
-
-function time(ms: number, rate: number, clock: ImportClock, file: string, line: number): RationalTime {
-  if (rate === 1000) return new RationalTime(ms, 1000);
-  if (rate % 1000 === 0) return new RationalTime(ms * (rate / 1000), rate);
-  return clock.seconds(`${ms}/1000`, `${file}:${line}`);
 }
 
 /** Writes the store (or one tier of it) as WebVTT: see flat-cues.ts for what is chosen and lost. */
