@@ -34,10 +34,14 @@ const requestSpans = new WeakMap<FastifyRequest, RequestSpan>();
  *
  * fastify hooks cannot make a span active for the stages after them, so the span is opened in
  * onRequest, each route handler is wrapped to run in its context, and onResponse closes it.
- * With no OpenTelemetry SDK registered every hook returns at once and handlers run unwrapped.
+ * With no OpenTelemetry SDK registered when the server is built, none of this is installed.
  */
 export function traceHttpRequests(app: FastifyInstance): void {
+  // Telemetry is opt-in at start-up (`annot serve` registers the SDK before it builds the server):
+  // without one, no hook is added and an untraced server pays nothing per request for it.
+  if (activeTracer() === undefined) return;
   app.addHook('onRequest', (request, _reply, done) => {
+    // Asked per request too: an SDK shut down since records nothing more.
     const tracer = activeTracer();
     if (tracer) {
       const route = request.routeOptions.url;
