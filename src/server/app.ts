@@ -1,5 +1,5 @@
 import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AnnotationService } from '../service/annotation-service.js';
 import { traceHttpRequests } from '../telemetry/http-server-spans.js';
 import { isDocsAssetRoute, registerApiDocs } from './api-docs.js';
@@ -46,6 +46,21 @@ export interface AppOptions {
 }
 
 /**
+ * The routes' schemas are their documentation (/openapi.json) and what fastify enforces of them is
+ * ours (request-validator.ts); responses are serialised with JSON.stringify, as without a schema,
+ * so a documented response is byte for byte what it was. Given as the compilers' factories, so
+ * fastify never loads ajv and fast-json-stringify (a tenth of `annot serve`'s start-up) for
+ * compilers it would not use. fastify's types describe the factories as ajv's; at run time a
+ * factory returns any compiler of fastify's shape, as setValidatorCompiler takes.
+ */
+const SCHEMA_COMPILERS = {
+  compilersFactory: {
+    buildValidator: () => requestValidatorCompiler,
+    buildSerializer: () => () => (data: unknown) => JSON.stringify(data),
+  },
+} as unknown as FastifyServerOptions['schemaController'];
+
+/**
  * The HTTP server as a fastify instance (not listening yet): thin routes over the service, one
  * error shape for every failure, strict bodies. fastify never coerces or drops anything of a request
  * (request-validator.ts checks query strings from the routes' schemas); bodies are validated by the service with the wire
@@ -61,12 +76,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 12 * LIMITS.nameChars },
     // A closing server still answers every request on a connection it had accepted (see drain.ts).
     return503OnClosing: false,
+    schemaController: SCHEMA_COMPILERS,
   });
-  // The routes' schemas are their documentation (/openapi.json) and what fastify enforces of them is
-  // ours (request-validator.ts); responses are serialised with JSON.stringify, as without a schema,
-  // so a documented response is byte for byte what it was.
-  app.setValidatorCompiler(requestValidatorCompiler);
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // First, so every route registered below (the MCP mount included) runs inside its request's span.
   traceHttpRequests(app);
   const scratchDir = makeScratchFolder('annot-serve-');
