@@ -1,19 +1,17 @@
 /**
- * Start-up fast path for the commands people run in loops and pipes (`annot --version`,
- * `annot query`, `annot convert`): loading @oclif/core alone costs about twice `node -e 0`, so bin/run.js asks
- * here first. The flags are those of the commands themselves (convert-flags.ts, query-flags.ts, which
- * the oclif commands read too). Only argument lists this module understands completely are served; anything else
- * (help, an unknown or repeated flag, a value oclif would reject) returns false and oclif runs
- * as usual, so its messages and exit codes stay the one reference.
+ * Start-up fast path for the commands people run in loops and pipes (`annot --version` and the
+ * commands of fast-commands.ts): loading @oclif/core alone costs about twice `node -e 0`, so
+ * bin/run.js asks here first. The flags are those of the commands themselves (plain data, which
+ * the oclif commands read too). Only argument lists this module understands completely are
+ * served; anything else (help, `-` for standard input, an unknown or repeated flag, a value oclif
+ * would refuse, a wrong number of arguments, `--`) returns false and oclif runs as usual, so its
+ * messages and exit codes stay the one reference.
  */
 import { readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { describeFailure } from './errors.js';
-import { CONVERT_FLAGS } from './convert-flags.js';
+import { FAST_COMMANDS, type FastCommand } from './fast-commands.js';
 import { parseArgsOptions, plainValues, type FlagValues } from './flag-specs.js';
-import type { PrintQueryRequest } from './print-query.js';
-import { QUERY_FLAGS } from './query-flags.js';
 
 /** Runs argv when it can; false when oclif must. `packageJson` is the CLI's package.json path. */
 export async function runFastPath(argv: readonly string[], packageJson: string | URL): Promise<boolean> {
@@ -21,25 +19,13 @@ export async function runFastPath(argv: readonly string[], packageJson: string |
     process.stdout.write(userAgent(packageJson) + '\n');
     return true;
   }
-  if (argv[0] === 'query') {
-    const parsed = parseQueryArgs(argv.slice(1));
-    if (!parsed) return false;
-    await runReporting(async () => {
-      const { printQuery } = await import('./print-query.js');
-      await printQuery(parsed.file, parsed.request);
-    });
-    return true;
-  }
-  if (argv[0] === 'convert') {
-    const parsed = parseConvertArgs(argv.slice(1));
-    if (!parsed) return false;
-    await runReporting(async () => {
-      const { runConvertCommand } = await import('./run-convert.js');
-      await runConvertCommand(parsed.positionals, parsed.flags);
-    });
-    return true;
-  }
-  return false;
+  const command = FAST_COMMANDS.find(({ words }) => words.every((word, i) => argv[i] === word));
+  if (command === undefined) return false;
+  const args = argv.slice(command.words.length);
+  const parsed = parseCommandArgs(command, args);
+  if (parsed === null) return false;
+  await runReporting(args, () => command.run(parsed.positionals, parsed.flags));
+  return true;
 }
 
 /** The line oclif prints for --version: `<name>/<version> <platform>-<arch> node-<version>`. */
@@ -58,26 +44,17 @@ function isWsl(): boolean {
   }
 }
 
-/** `query <file> [flags]`, or null for oclif. */
-function parseQueryArgs(args: readonly string[]): { file: string; request: PrintQueryRequest } | null {
-  const parsed = parsePlainly(args, parseArgsOptions(QUERY_FLAGS));
+/** A command's positionals and typed flags, or null for oclif. */
+function parseCommandArgs(command: FastCommand, args: readonly string[]): { positionals: string[]; flags: FlagValues<FastCommand['flags']> } | null {
+  const parsed = parsePlainly(args, parseArgsOptions(command.flags));
   if (parsed === null) return null;
-  // Standard input (`-`) and anything oclif would refuse go the long way, so oclif owns those messages.
-  if (parsed.positionals.length !== 1 || parsed.positionals[0] === '-') return null;
-  const values = plainValues(QUERY_FLAGS, parsed.values);
-  if (values === null) return null;
-  return { file: parsed.positionals[0], request: { ...values, time: values.time as PrintQueryRequest['time'] } };
-}
-
-/** `convert <input> <output> [flags]` or `convert <input>... --out-dir DIR [flags]` with files named (not `-`), or null for oclif. */
-function parseConvertArgs(args: readonly string[]): { positionals: string[]; flags: FlagValues<typeof CONVERT_FLAGS> } | null {
-  const parsed = parsePlainly(args, parseArgsOptions(CONVERT_FLAGS));
-  if (parsed === null) return null;
-  // Standard streams and anything oclif would refuse go the long way, so oclif owns those messages.
-  if (parsed.positionals.length === 0 || parsed.positionals.some((positional) => positional === '-' || positional.startsWith('-'))) return null;
-  const flags = plainValues(CONVERT_FLAGS, parsed.values);
+  const { positionals } = parsed;
+  if (positionals.length < command.positionals.min || positionals.length > command.positionals.max) return null;
+  // Standard streams (`-`), an empty name and anything oclif would refuse go the long way, so oclif owns those messages.
+  if (positionals.some((positional) => positional === '' || positional.startsWith('-'))) return null;
+  const flags = plainValues(command.flags, parsed.values);
   if (flags === null) return null;
-  return { positionals: parsed.positionals, flags };
+  return { positionals, flags };
 }
 
 /** node's strict parse of the arguments, or null when oclif must see them: unknown or repeated flags, or `--`. */
@@ -99,15 +76,18 @@ function parsePlainly<T extends NonNullable<ParseArgsConfig['options']>>(args: r
   return parsed;
 }
 
-/** The same failure report as AnnotCommand.catch: one line on stderr, the mapped exit code. */
-async function runReporting(work: () => Promise<void>): Promise<void> {
+/**
+ * Runs the command and reports a failure as AnnotCommand.catch does (failure-report.ts), then
+ * exits as oclif's error handler does: at once, with the failure's exit code, whatever handles
+ * (a pool, a timer) the failed work left open.
+ */
+async function runReporting(args: readonly string[], work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {
+    const [{ describeFailure }, { reportFailure }] = await Promise.all([import('./errors.js'), import('./failure-report.js')]);
     const failure = describeFailure(error);
-    // The same line the oclif path prints (src/cli/base-command.ts).
-    process.stderr.write(`annot: ${failure.message} [${failure.code}]\n`);
-    if (process.env.ANNOT_DEBUG && error instanceof Error && error.stack) process.stderr.write(error.stack + '\n');
-    process.exitCode = failure.exitCode;
+    reportFailure(failure, error, args);
+    process.exit(failure.exitCode);
   }
 }
