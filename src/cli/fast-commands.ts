@@ -2,6 +2,7 @@ import { CONVERT_FLAGS } from './convert-flags.js';
 import type { FlagSpecs, FlagValues } from './flag-specs.js';
 import { QUERY_FLAGS } from './query-flags.js';
 import type { TimeStyle } from '../time/time-format.js';
+import { VALIDATE_FLAGS } from './validate-flags.js';
 
 /**
  * A command the start-up fast path (fast-path.ts) serves: its name, the same flags its oclif
@@ -35,5 +36,11 @@ export const FAST_COMMANDS: readonly FastCommand[] = [
     // IN OUT, or any number of inputs with --out-dir; runConvertCommand tells the two apart as oclif's run() does.
     positionals: { min: 1, max: Infinity },
     run: async (positionals, flags) => (await import('./run-convert.js')).runConvertCommand(positionals, flags),
+  }),
+  fastCommand({
+    words: ['validate'],
+    flags: VALIDATE_FLAGS,
+    positionals: { min: 1, max: 1 },
+    run: async ([file], flags) => (await import('./run-validate.js')).runValidate(file, flags),
   }),
 ];

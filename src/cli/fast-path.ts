@@ -19,13 +19,27 @@ export async function runFastPath(argv: readonly string[], packageJson: string |
     process.stdout.write(userAgent(packageJson) + '\n');
     return true;
   }
+  const line = fastCommandLine(argv);
+  if (line === null) return false;
+  await runReporting(line.args, () => line.command.run(line.positionals, line.flags));
+  return true;
+}
+
+/** A command line the fast path serves: the command, its own arguments (after its words), and those parsed. */
+export interface FastCommandLine {
+  readonly command: FastCommand;
+  readonly args: readonly string[];
+  readonly positionals: string[];
+  readonly flags: FlagValues<FastCommand['flags']>;
+}
+
+/** argv as the fast path would run it, or null when oclif must. */
+export function fastCommandLine(argv: readonly string[]): FastCommandLine | null {
   const command = FAST_COMMANDS.find(({ words }) => words.every((word, i) => argv[i] === word));
-  if (command === undefined) return false;
+  if (command === undefined) return null;
   const args = argv.slice(command.words.length);
   const parsed = parseCommandArgs(command, args);
-  if (parsed === null) return false;
-  await runReporting(args, () => command.run(parsed.positionals, parsed.flags));
-  return true;
+  return parsed === null ? null : { command, args, ...parsed };
 }
 
 /** The line oclif prints for --version: `<name>/<version> <platform>-<arch> node-<version>`. */
