@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
-import { holdFlag, parseHold } from '../../src/cli/hold-flag.js';
+import { HOLD_FLAG, parseHold } from '../../src/cli/hold-flag.js';
+import { oclifFlags } from '../../src/cli/oclif-flags.js';
 import { writeLine } from '../../src/cli/output.js';
 import { InvalidInputError } from '../../src/errors/annot-error.js';
 
@@ -17,7 +18,7 @@ export default class RenderTimeline extends AnnotCommand {
   static override flags = {
     manifest: Flags.string({ description: 'the manifest written by `annot render scene`', required: true }),
     animatic: Flags.string({ description: 'the animatic of the same manifest: EAF and VTT then link it instead of each beat\'s media' }),
-    hold: holdFlag,
+    ...oclifFlags(HOLD_FLAG),
   };
 
   async run(): Promise<void> {

@@ -6,23 +6,30 @@
  */
 export type FlagSpec =
   | { readonly kind: 'string'; readonly description: string; readonly options?: readonly string[]; readonly default?: string }
-  | { readonly kind: 'integer'; readonly description: string; readonly min?: number }
-  | { readonly kind: 'boolean'; readonly description: string };
+  | { readonly kind: 'integer'; readonly description: string; readonly min?: number; readonly default?: number }
+  /** `char`: a one-letter alias (`-q`). */
+  | { readonly kind: 'boolean'; readonly description: string; readonly char?: string };
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
+type ParseArgsOptions<T extends FlagSpecs> = { [K in keyof T]: { type: T[K]['kind'] extends 'boolean' ? 'boolean' : 'string'; short?: string } };
+
 /** The `parseArgs` options of a set of flags: integers arrive as strings and are checked by `plainValues`. */
-export function parseArgsOptions<T extends FlagSpecs>(specs: T): { [K in keyof T]: { type: T[K]['kind'] extends 'boolean' ? 'boolean' : 'string' } } {
-  const options: Record<string, { type: 'boolean' | 'string' }> = {};
-  for (const [name, spec] of Object.entries(specs)) options[name] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' };
-  return options as { [K in keyof T]: { type: T[K]['kind'] extends 'boolean' ? 'boolean' : 'string' } };
+export function parseArgsOptions<T extends FlagSpecs>(specs: T): ParseArgsOptions<T> {
+  const options: Record<string, { type: 'boolean' | 'string'; short?: string }> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    options[name] = spec.kind === 'boolean' ? { type: 'boolean', ...(spec.char === undefined ? {} : { short: spec.char }) } : { type: 'string' };
+  }
+  return options as ParseArgsOptions<T>;
 }
 
 /** A flag's value as parsed from text by its spec. */
 export type FlagValue<S extends FlagSpec> = S extends { kind: 'boolean' } ? boolean : S extends { kind: 'integer' } ? number : string;
 
 /** The parsed values of a set of flags: those with a default are always present. */
-export type FlagValues<T extends FlagSpecs> = { -readonly [K in keyof T]?: FlagValue<T[K]> };
+export type FlagValues<T extends FlagSpecs> = { -readonly [K in keyof T as T[K] extends { default: unknown } ? K : never]: FlagValue<T[K]> } & {
+  -readonly [K in keyof T as T[K] extends { default: unknown } ? never : K]?: FlagValue<T[K]>;
+};
 
 /**
  * The values `parseArgs` gave, typed and checked as oclif would check them (an integer of digits
@@ -32,7 +39,7 @@ export type FlagValues<T extends FlagSpecs> = { -readonly [K in keyof T]?: FlagV
 export function plainValues<T extends FlagSpecs>(specs: T, values: Record<string, string | boolean | undefined>): FlagValues<T> | null {
   const typed: Record<string, string | number | boolean> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const value = values[name] ?? (spec.kind === 'string' ? spec.default : undefined);
+    const value = values[name] ?? (spec.kind === 'boolean' ? undefined : spec.default);
     if (value === undefined) continue;
     if (typeof value === 'string' && value.startsWith('-')) return null;
     if (spec.kind === 'integer') {

@@ -1,11 +1,13 @@
 import { Flags } from '@oclif/core';
-import type { BooleanFlag, OptionFlag } from '@oclif/core/interfaces';
+import type { AlphabetLowercase, AlphabetUppercase, BooleanFlag, OptionFlag } from '@oclif/core/interfaces';
 import type { FlagSpec, FlagSpecs } from './flag-specs.js';
 
 type OclifFlagOf<S extends FlagSpec> = S extends { kind: 'boolean' }
   ? BooleanFlag<boolean>
   : S extends { kind: 'integer' }
-    ? OptionFlag<number | undefined>
+    ? S extends { default: number }
+      ? OptionFlag<number>
+      : OptionFlag<number | undefined>
     : S extends { default: string }
       ? OptionFlag<string>
       : OptionFlag<string | undefined>;
@@ -20,9 +22,9 @@ export function oclifFlags<T extends FlagSpecs>(specs: T): { [K in keyof T]: Ocl
 function oclifFlag(spec: FlagSpec): unknown {
   switch (spec.kind) {
     case 'boolean':
-      return Flags.boolean({ description: spec.description });
+      return Flags.boolean({ char: spec.char as AlphabetLowercase | AlphabetUppercase | undefined, description: spec.description });
     case 'integer':
-      return Flags.integer({ description: spec.description, min: spec.min });
+      return Flags.integer({ description: spec.description, min: spec.min, default: spec.default });
     default:
       return Flags.string({ description: spec.description, options: spec.options ? [...spec.options] : undefined, default: spec.default });
   }
