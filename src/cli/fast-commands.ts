@@ -1,6 +1,7 @@
 import { CONVERT_FLAGS } from './convert-flags.js';
 import type { FlagSpecs, FlagValues } from './flag-specs.js';
 import { QUERY_FLAGS } from './query-flags.js';
+import { RENDER_SCENE_FLAGS } from './render-scene-flags.js';
 import type { TimeStyle } from '../time/time-format.js';
 import { VALIDATE_FLAGS } from './validate-flags.js';
 
@@ -42,5 +43,11 @@ export const FAST_COMMANDS: readonly FastCommand[] = [
     flags: VALIDATE_FLAGS,
     positionals: { min: 1, max: 1 },
     run: async ([file], flags) => (await import('./run-validate.js')).runValidate(file, flags),
+  }),
+  fastCommand({
+    words: ['render', 'scene'],
+    flags: RENDER_SCENE_FLAGS,
+    positionals: { min: 1, max: 1 },
+    run: async ([scene], flags) => (await import('./run-render-scene.js')).runRenderScene(scene, flags),
   }),
 ];

@@ -23,9 +23,9 @@ interface Loads {
   sources: Set<string>;
 }
 
-function run(args: string[], logFile: string): Promise<{ code: number | null; stderr: string }> {
+function run(args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', HOOK, ...args], { env: { ...process.env, ANNOT_LOAD_LOG: logFile }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', HOOK, ...args], { env: { ...process.env, ...env, ANNOT_LOAD_LOG: logFile }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
@@ -105,6 +105,17 @@ describe('start-up loads only what the command uses', () => {
     const loads = readLoads(log);
     expect(loads.sources).toContain('adapters'); // the hook saw the format code convert uses
     expect([...loads.packages]).toEqual([]);
+  });
+
+  it('annot render scene skips oclif (here refusing a scene under --strict, before any render)', async () => {
+    const log = logFile();
+    const lighthouse = join(ROOT, 'fixtures', 'scenes', 'lighthouse.yaml');
+    const result = await run([ANNOT_BIN, 'render', 'scene', lighthouse, '--strict', '--manifest', join(dir, 'lighthouse.manifest.json')], log, { ANNOT_CACHE_DIR: join(dir, 'cache'), FAL_KEY: '' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[ANNOT_SCENE_FINDINGS]');
+    const loads = readLoads(log);
+    expect(loads.sources).toContain('render'); // the hook saw the scene job
+    expect(loads.packages.has('@oclif/core')).toBe(false);
   });
 
   it.each(['query', 'validate'])('the %s command module alone imports nothing heavy', async (command) => {
