@@ -6,7 +6,7 @@
 // other commands even the fast path's import: it holds the first word of every fast command.
 const { guardProcess } = await import('../dist/src/cli/process-guards.js');
 guardProcess();
-const FAST_FIRST_WORDS = ['--version', 'query', 'convert', 'validate', 'render'];
+const FAST_FIRST_WORDS = ['--version', 'query', 'convert', 'validate', 'render', 'serve'];
 const argv = process.argv.slice(2);
 const fast = FAST_FIRST_WORDS.includes(argv[0]) ? await import('../dist/src/cli/fast-path.js') : null;
 if (!fast || !(await fast.runFastPath(argv, new URL('../package.json', import.meta.url)))) {

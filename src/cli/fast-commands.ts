@@ -2,6 +2,7 @@ import { CONVERT_FLAGS } from './convert-flags.js';
 import type { FlagSpecs, FlagValues } from './flag-specs.js';
 import { QUERY_FLAGS } from './query-flags.js';
 import { RENDER_SCENE_FLAGS } from './render-scene-flags.js';
+import { SERVE_FLAGS } from './serve-flags.js';
 import type { TimeStyle } from '../time/time-format.js';
 import { VALIDATE_FLAGS } from './validate-flags.js';
 
@@ -15,7 +16,13 @@ export interface FastCommand<T extends FlagSpecs = FlagSpecs> {
   readonly words: readonly string[];
   readonly flags: T;
   readonly positionals: { readonly min: number; readonly max: number };
-  run(positionals: readonly string[], flags: FlagValues<T>): Promise<void>;
+  run(positionals: readonly string[], flags: FlagValues<T>, cli: CliContext): Promise<void>;
+}
+
+/** What oclif's config would tell a command about the CLI itself. */
+export interface CliContext {
+  /** The package's version (oclif's `this.config.version`). */
+  readonly version: string;
 }
 
 /** Erases an entry's flag type, so that entries with different flags share the table. */
@@ -49,5 +56,11 @@ export const FAST_COMMANDS: readonly FastCommand[] = [
     flags: RENDER_SCENE_FLAGS,
     positionals: { min: 1, max: 1 },
     run: async ([scene], flags) => (await import('./run-render-scene.js')).runRenderScene(scene, flags),
+  }),
+  fastCommand({
+    words: ['serve'],
+    flags: SERVE_FLAGS,
+    positionals: { min: 0, max: 1 },
+    run: async ([file], flags, { version }) => (await import('./run-serve.js')).runServe(file, flags, version),
   }),
 ];

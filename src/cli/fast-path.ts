@@ -9,9 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { FAST_COMMANDS, type FastCommand } from './fast-commands.js';
-import { parseArgsOptions, plainValues, type FlagValues } from './flag-specs.js';
+import { parseArgsOptions, plainValues, type FlagSpecs, type FlagValues } from './flag-specs.js';
 
 /** Runs argv when it can; false when oclif must. `packageJson` is the CLI's package.json path. */
 export async function runFastPath(argv: readonly string[], packageJson: string | URL): Promise<boolean> {
@@ -21,7 +21,7 @@ export async function runFastPath(argv: readonly string[], packageJson: string |
   }
   const line = fastCommandLine(argv);
   if (line === null) return false;
-  await runReporting(line.args, () => line.command.run(line.positionals, line.flags));
+  await runReporting(line.args, () => line.command.run(line.positionals, line.flags, { version: readPackage(packageJson).version }));
   return true;
 }
 
@@ -44,9 +44,13 @@ export function fastCommandLine(argv: readonly string[]): FastCommandLine | null
 
 /** The line oclif prints for --version: `<name>/<version> <platform>-<arch> node-<version>`. */
 function userAgent(packageJson: string | URL): string {
-  const { name, version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { name: string; version: string };
+  const { name, version } = readPackage(packageJson);
   const cpu = arch() === 'ia32' ? 'x86' : arch();
   return `${name}/${version} ${isWsl() ? 'wsl' : platform()}-${cpu} node-${process.version}`;
+}
+
+function readPackage(packageJson: string | URL): { name: string; version: string } {
+  return JSON.parse(readFileSync(packageJson, 'utf8')) as { name: string; version: string };
 }
 
 function isWsl(): boolean {
@@ -60,7 +64,7 @@ function isWsl(): boolean {
 
 /** A command's positionals and typed flags, or null for oclif. */
 function parseCommandArgs(command: FastCommand, args: readonly string[]): { positionals: string[]; flags: FlagValues<FastCommand['flags']> } | null {
-  const parsed = parsePlainly(args, parseArgsOptions(command.flags));
+  const parsed = parsePlainly(args, command.flags);
   if (parsed === null) return null;
   const { positionals } = parsed;
   if (positionals.length < command.positionals.min || positionals.length > command.positionals.max) return null;
@@ -71,11 +75,14 @@ function parseCommandArgs(command: FastCommand, args: readonly string[]): { posi
   return { positionals, flags };
 }
 
-/** node's strict parse of the arguments, or null when oclif must see them: unknown or repeated flags, or `--`. */
-function parsePlainly<T extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: T) {
+/**
+ * node's strict parse of the arguments, or null when oclif must see them: unknown or repeated
+ * flags, `--no-<name>` for a flag without that form, or `--`.
+ */
+function parsePlainly(args: readonly string[], specs: FlagSpecs) {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({ args: [...args], options: parseArgsOptions(specs), allowPositionals: true, allowNegative: true, strict: true, tokens: true });
   } catch {
     return null;
   }
@@ -85,6 +92,8 @@ function parsePlainly<T extends NonNullable<ParseArgsConfig['options']>>(args: r
     if (token.kind === 'option') {
       if (seen.has(token.name)) return null;
       seen.add(token.name);
+      const spec = specs[token.name];
+      if (token.rawName === `--no-${token.name}` && !(spec.kind === 'boolean' && spec.allowNo)) return null;
     }
   }
   return parsed;

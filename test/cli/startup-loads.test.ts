@@ -118,6 +118,16 @@ describe('start-up loads only what the command uses', () => {
     expect(loads.packages.has('@oclif/core')).toBe(false);
   });
 
+  it('annot serve skips oclif (here refusing --no-save for an in-memory store, after loading the server)', async () => {
+    const log = logFile();
+    const result = await run([ANNOT_BIN, 'serve', '--no-save'], log, { ANNOT_TOKEN: '' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[ANNOT_INVALID_INPUT]');
+    const loads = readLoads(log);
+    expect(loads.packages).toContain('fastify'); // the hook saw the server serve loads
+    expect(loads.packages.has('@oclif/core')).toBe(false);
+  });
+
   it.each(['query', 'validate'])('the %s command module alone imports nothing heavy', async (command) => {
     const log = logFile();
     const module = join(ROOT, 'dist', 'commands', `${command}.js`);
