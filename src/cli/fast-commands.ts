@@ -2,6 +2,7 @@ import { CONVERT_FLAGS } from './convert-flags.js';
 import type { FlagSpecs, FlagValues } from './flag-specs.js';
 import { QUERY_FLAGS } from './query-flags.js';
 import { RENDER_SCENE_FLAGS } from './render-scene-flags.js';
+import { RENDER_TIMELINE_FLAGS } from './render-timeline-flags.js';
 import { SERVE_FLAGS } from './serve-flags.js';
 import type { TimeStyle } from '../time/time-format.js';
 import { VALIDATE_FLAGS } from './validate-flags.js';
@@ -56,6 +57,12 @@ export const FAST_COMMANDS: readonly FastCommand[] = [
     flags: RENDER_SCENE_FLAGS,
     positionals: { min: 1, max: 1 },
     run: async ([scene], flags) => (await import('./run-render-scene.js')).runRenderScene(scene, flags),
+  }),
+  fastCommand({
+    words: ['render', 'timeline'],
+    flags: RENDER_TIMELINE_FLAGS,
+    positionals: { min: 1, max: 1 },
+    run: async ([path], flags) => (await import('./run-render-timeline.js')).runRenderTimeline(path, flags),
   }),
   fastCommand({
     words: ['serve'],

@@ -35,9 +35,12 @@ export function parseArgsOptions<T extends FlagSpecs>(specs: T): ParseArgsOption
 /** A flag's value as parsed from text by its spec. */
 export type FlagValue<S extends FlagSpec> = S extends { kind: 'boolean' } ? boolean : S extends { kind: 'integer' } ? number : string;
 
-/** The parsed values of a set of flags: those with a default are always present. */
-export type FlagValues<T extends FlagSpecs> = { -readonly [K in keyof T as T[K] extends { default: unknown } ? K : never]: FlagValue<T[K]> } & {
-  -readonly [K in keyof T as T[K] extends { default: unknown } ? never : K]?: FlagValue<T[K]>;
+/** A flag that always has a value once parsed: it has a default, or oclif refuses a command line without it. */
+type AlwaysPresent = { default: unknown } | { required: true };
+
+/** The parsed values of a set of flags: those with a default or required are always present. */
+export type FlagValues<T extends FlagSpecs> = { -readonly [K in keyof T as T[K] extends AlwaysPresent ? K : never]: FlagValue<T[K]> } & {
+  -readonly [K in keyof T as T[K] extends AlwaysPresent ? never : K]?: FlagValue<T[K]>;
 };
 
 /**

@@ -8,7 +8,7 @@ type OclifFlagOf<S extends FlagSpec> = S extends { kind: 'boolean' }
     ? S extends { default: number }
       ? OptionFlag<number>
       : OptionFlag<number | undefined>
-    : S extends { default: string }
+    : S extends { default: string } | { required: true }
       ? OptionFlag<string>
       : OptionFlag<string | undefined>;
 

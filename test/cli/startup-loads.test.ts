@@ -118,6 +118,15 @@ describe('start-up loads only what the command uses', () => {
     expect(loads.packages.has('@oclif/core')).toBe(false);
   });
 
+  it('annot render timeline skips oclif (here refusing a missing manifest)', async () => {
+    const log = logFile();
+    const result = await run([ANNOT_BIN, 'render', 'timeline', join(dir, 'scene.vtt'), '--manifest', join(dir, 'missing.manifest.json')], log);
+    expect(result.code).toBe(1);
+    const loads = readLoads(log);
+    expect(loads.sources).toContain('render'); // the hook saw the timeline writer
+    expect(loads.packages.has('@oclif/core')).toBe(false);
+  });
+
   it('annot serve skips oclif (here refusing --no-save for an in-memory store, after loading the server)', async () => {
     const log = logFile();
     const result = await run([ANNOT_BIN, 'serve', '--no-save'], log, { ANNOT_TOKEN: '' });

@@ -5,22 +5,23 @@ import { runBothPaths } from '../support/fast-path-parity.js';
 import { cliDir, LIGHTHOUSE, render } from './cli-env.js';
 
 /**
- * `annot render scene SCENE [flags]` starts without oclif (src/cli/fast-path.ts), as Makefiles
- * run it. Each case runs the same render through the fast path and through oclif, on a warm
- * cache: the same exit code, stdout and stderr (elapsed seconds and each path's own manifest
- * path aside).
+ * `annot render scene SCENE [flags]` and `annot render timeline PATH --manifest M` start without
+ * oclif (src/cli/fast-path.ts), as Makefiles run them. Each case runs the same command through
+ * the fast path and through oclif, on a warm cache: the same exit code, stdout and stderr
+ * (elapsed seconds and each path's own output path aside).
  */
-describe('annot render scene: the start-up fast path and oclif print the same', () => {
+describe('annot render scene and render timeline: the start-up fast path and oclif print the same', () => {
   const t = cliDir();
   afterAll(t.cleanup);
   const scene = join(t.dir, 'tiny.yaml');
+  const warmManifest = join(t.dir, 'warm.manifest.json');
   beforeAll(async () => {
     writeFileSync(
       scene,
       'title: Tiny\ncharacters:\n  - name: Ann\n    voice:\n      voice_id: Dorothy\nshots:\n  - id: s1\n    description: a quay at dawn\n    characters: [Ann]\nbeats:\n  - id: b1\n    shot_id: s1\n    speaker: Ann\n    line: Morning.\n  - id: b2\n    speaker: Bob\n    line: Who?\n',
     );
     // Renders the units once, so the cases below compare runs served from the cache.
-    const warm = await render(['scene', scene, '--manifest', join(t.dir, 'warm.manifest.json')], t.env, 120_000);
+    const warm = await render(['scene', scene, '--manifest', warmManifest], t.env, 120_000);
     expect(warm.code).toBe(0);
   }, 150_000);
 
@@ -47,6 +48,24 @@ describe('annot render scene: the start-up fast path and oclif print the same', 
     expect(normalize(fast.stdout, fastManifest)).toBe(normalize(oclif.stdout, oclifManifest));
   });
 
+  // [name, extension, flags, exit code]
+  const timelines: Array<[string, string, () => string[], number]> = [
+    ['a WebVTT timeline', 'vtt', () => ['--manifest', warmManifest], 0],
+    ['an EAF timeline with --hold', 'eaf', () => ['--hold', '3', '--manifest', warmManifest], 0],
+    ['a name of no timeline format', 'txt', () => ['--manifest', warmManifest], 1],
+    ['a missing manifest', 'vtt', () => ['--manifest', join(t.dir, 'missing.manifest.json')], 1],
+  ];
+  it.each(timelines)('render timeline: %s', async (_name, extension, flags, code) => {
+    const k = n++;
+    const output = { fast: join(t.dir, `fast-${k}.${extension}`), oclif: join(t.dir, `oclif-${k}.${extension}`) };
+    const { fast, oclif } = await runBothPaths(['render', 'timeline'], (path) => [output[path]], flags(), { env: t.env });
+    const normalize = (text: string, path: string): string => text.replaceAll(path, 'OUT');
+    expect(fast.code).toBe(code);
+    expect(oclif.code).toBe(code);
+    expect(normalize(fast.stderr, output.fast)).toBe(normalize(oclif.stderr, output.oclif));
+    expect(normalize(fast.stdout, output.fast)).toBe(normalize(oclif.stdout, output.oclif));
+  });
+
   it('leaves to oclif what it owns: help, a value oclif refuses, a second scene, the colon form', () => {
     for (const extra of [['--help'], ['-h'], ['--concurrency', '0'], ['--provider', 'nope'], ['-qq'], ['--quiet=yes'], ['other.yaml']]) {
       expect(fastCommandLine(['render', 'scene', scene, ...extra])).toBeNull();
@@ -54,5 +73,7 @@ describe('annot render scene: the start-up fast path and oclif print the same', 
     expect(fastCommandLine(['render', 'scene'])).toBeNull();
     expect(fastCommandLine(['render:scene', scene])).toBeNull();
     expect(fastCommandLine(['render', 'beat', scene, 'b1'])).toBeNull();
+    expect(fastCommandLine(['render', 'timeline', 'out.vtt'])).toBeNull(); // --manifest is required
+    expect(fastCommandLine(['render', 'timeline', 'out.vtt', '--manifest', 'm.json', '--help'])).toBeNull();
   });
 });
