@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
-import { holdFlag, parseHold } from '../../src/cli/hold-flag.js';
+import { HOLD_FLAG, parseHold } from '../../src/cli/hold-flag.js';
+import { oclifFlags } from '../../src/cli/oclif-flags.js';
 import { writeLine } from '../../src/cli/output.js';
 
 export default class RenderAnimatic extends AnnotCommand {
@@ -10,7 +11,7 @@ export default class RenderAnimatic extends AnnotCommand {
   static override flags = {
     manifest: Flags.string({ description: 'the manifest written by `annot render scene`', required: true }),
     out: Flags.string({ description: 'the mp4 to write (its subtitles go beside it, with .vtt added to its name)', required: true }),
-    hold: holdFlag,
+    ...oclifFlags(HOLD_FLAG),
   };
 
   async run(): Promise<void> {

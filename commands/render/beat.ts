@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, writeJson } from '../../src/cli/output.js';
-import { beatQualityFlags, forceFlag, providerFlag } from '../../src/cli/render-flags.js';
+import { oclifFlags } from '../../src/cli/oclif-flags.js';
+import { BEAT_QUALITY_FLAGS, FORCE_FLAG, PROVIDER_FLAG } from '../../src/cli/render-flags.js';
 
 export default class RenderBeat extends AnnotCommand {
   static override description =
@@ -15,12 +16,12 @@ export default class RenderBeat extends AnnotCommand {
     beat: Args.string({ description: 'beat id', required: true }),
   };
   static override flags = {
-    ...beatQualityFlags,
+    ...oclifFlags(BEAT_QUALITY_FLAGS),
     'tts-model': Flags.string({ description: 'speech model override (a fal endpoint id or a catalog alias)' }),
     'avatar-model': Flags.string({ description: 'talking-video model override' }),
     out: Flags.string({ description: 'also copy the result to DIR/<title>/beat-<id>.mp4 (or the speech alone): a copy, never a link into the cache' }),
-    force: forceFlag,
-    provider: providerFlag,
+    ...oclifFlags(FORCE_FLAG),
+    ...oclifFlags(PROVIDER_FLAG),
     json: Flags.boolean({ description: 'print the result on one line (the default when stdout is not a terminal)' }),
   };
 

@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, writeJson, writeLine } from '../../src/cli/output.js';
-import { providerFlag, sceneQualityFlags } from '../../src/cli/render-flags.js';
+import { oclifFlags } from '../../src/cli/oclif-flags.js';
+import { PROVIDER_FLAG, SCENE_QUALITY_FLAGS } from '../../src/cli/render-flags.js';
 
 export default class RenderPlan extends AnnotCommand {
   static override description =
@@ -11,10 +12,10 @@ export default class RenderPlan extends AnnotCommand {
     scene: Args.string({ description: 'scene file (.yaml or .json)', required: true }),
   };
   static override flags = {
-    ...sceneQualityFlags,
+    ...oclifFlags(SCENE_QUALITY_FLAGS),
     'shots-as-video': Flags.boolean({ description: 'plan a clip for each still' }),
     force: Flags.boolean({ description: 'plan as if nothing were cached' }),
-    provider: providerFlag,
+    ...oclifFlags(PROVIDER_FLAG),
     json: Flags.boolean({ description: 'print the plan as one JSON document' }),
   };
 

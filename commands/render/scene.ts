@@ -1,13 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
-import { formatFinding } from '../../src/adapters/finding.js';
-import { exitNow } from '../../src/cli/process-guards.js';
-import { notice, stdoutIsTerminal } from '../../src/cli/output.js';
-import { holdFlag, parseHold } from '../../src/cli/hold-flag.js';
-import { forceFlag, providerFlag, sceneQualityFlags } from '../../src/cli/render-flags.js';
-
-/** Exit status after Ctrl-C: 128 + SIGINT, as shells report it. */
-const EXIT_INTERRUPTED = 130;
+import { oclifFlags } from '../../src/cli/oclif-flags.js';
+import { RENDER_SCENE_FLAGS } from '../../src/cli/render-scene-flags.js';
 
 export default class RenderScene extends AnnotCommand {
   static override description =
@@ -20,79 +14,11 @@ export default class RenderScene extends AnnotCommand {
   static override args = {
     scene: Args.string({ description: 'scene file (.yaml or .json)', required: true }),
   };
-  static override flags = {
-    ...sceneQualityFlags,
-    'shots-as-video': Flags.boolean({ description: 'make a short clip from each still' }),
-    force: forceFlag,
-    concurrency: Flags.integer({ description: 'units rendered at once (1: serial, shots then beats in scene order)', min: 1, default: 1 }),
-    provider: providerFlag,
-    manifest: Flags.string({
-      description:
-        'manifest path (default: DIR/<title>.manifest.json with --out DIR, else <cache dir>/scenes/<title>.manifest.json); rewritten only when its content changes, refused when it belongs to another scene file',
-    }),
-    out: Flags.string({ description: 'place the final assets in DIR/<title>/ as shot-<id>.png, beat-<id>.mp4 (copies, reflinked where the file system can; never links into the cache)' }),
-    quiet: Flags.boolean({ char: 'q', description: 'print only the one-line summary and errors (the scene\'s findings only when --strict refuses on them)' }),
-    'keep-going': Flags.boolean({ description: 'after a failed unit, render all the others instead of stopping new work' }),
-    json: Flags.boolean({ description: 'one JSON line per finished unit on stdout even on a terminal' }),
-    timeline: Flags.string({ description: 'also write the scene as a timeline (.vtt, .srt, .otio, .annot, .eaf, ...): lines, speakers and shots tiers' }),
-    storyboard: Flags.string({ description: 'also write a self-contained HTML storyboard page' }),
-    animatic: Flags.string({ description: 'also assemble the scene into one H.264/AAC mp4 (talking videos, or stills with the speech; lines as a mov_text track and beside it as NAME.mp4.vtt); rebuilt only when its media change' }),
-    hold: holdFlag,
-    strict: Flags.boolean({ description: 'refuse a scene that `annot validate --strict` fails (errors or warnings): nothing is rendered, nothing paid' }),
-  };
+  static override flags = oclifFlags(RENDER_SCENE_FLAGS);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderScene);
-    const started = Date.now();
-    const [{ SceneJob }, { SceneRenderView }] = await Promise.all([import('../../src/render/scene-job.js'), import('../../src/cli/scene-render-view.js')]);
-    const quiet = flags.quiet;
-    const job = await SceneJob.prepare(
-      {
-        sceneFile: args.scene,
-        provider: flags.provider,
-        ttsQuality: flags['tts-quality'],
-        lipsyncQuality: flags['lipsync-quality'],
-        shotQuality: flags['shot-quality'],
-        shotsAsVideo: flags['shots-as-video'],
-        force: flags.force,
-        concurrency: flags.concurrency,
-        keepGoing: flags['keep-going'],
-        manifest: flags.manifest,
-        out: flags.out,
-        timeline: flags.timeline,
-        storyboard: flags.storyboard,
-        animatic: flags.animatic,
-        hold: parseHold(flags.hold),
-        strict: flags.strict,
-      },
-      {
-        notice: (text) => !quiet && notice(`annot: ${text}`),
-        // The scene's findings, as `annot validate` prints them (with --quiet only when --strict refuses on them).
-        finding: (finding) => (!quiet || flags.strict) && notice(formatFinding(finding)),
-      },
-    );
-    const view = await SceneRenderView.open({ quiet, json: flags.json, terminal: stdoutIsTerminal(), total: job.unitCount });
-    const controller = new AbortController();
-    const onSigint = () => {
-      if (controller.signal.aborted) exitNow(EXIT_INTERRUPTED);
-      controller.abort();
-    };
-    process.on('SIGINT', onSigint);
-    let report;
-    try {
-      report = await job.run({ signal: controller.signal, onEvent: view.event, onUnit: view.unit }, { notice: (text) => notice(`annot: ${text}`) });
-    } finally {
-      process.off('SIGINT', onSigint);
-      view.stop();
-    }
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (report.interrupted) {
-      notice(`annot: interrupted after ${seconds} s: ${report.outcome.finished.length} of ${job.unitCount} units finished and are cached; queued model requests were cancelled, running ones are collected by the next run. Run the same command again to resume. The manifest was not written.`);
-      // An exit code rather than this.exit(): the JSON lines already written must drain to the pipe.
-      process.exitCode = EXIT_INTERRUPTED;
-      return;
-    }
-    await view.finish(report, job.scene.title, job.provider.name, seconds);
-    if (report.outcome.error) throw report.outcome.error;
+    const { runRenderScene } = await import('../../src/cli/run-render-scene.js');
+    await runRenderScene(args.scene, flags);
   }
 }

@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, writeJson } from '../../src/cli/output.js';
-import { forceFlag, providerFlag, tierFlag } from '../../src/cli/render-flags.js';
+import { oclifFlags } from '../../src/cli/oclif-flags.js';
+import { FORCE_FLAG, PROVIDER_FLAG, tierFlag } from '../../src/cli/render-flags.js';
 
 export default class RenderShot extends AnnotCommand {
   static override description = 'Render one shot of a scene file (a still, or a short clip made from it with --as-video) and print its result as JSON';
@@ -15,12 +16,12 @@ export default class RenderShot extends AnnotCommand {
   };
   static override flags = {
     'as-video': Flags.boolean({ description: 'make a short clip from the still' }),
-    quality: tierFlag('tier of the still and clip models', 'balanced'),
+    ...oclifFlags({ quality: tierFlag('tier of the still and clip models', 'balanced') }),
     'image-model': Flags.string({ description: 'still model override (a fal endpoint id or a catalog alias)' }),
     'image-to-video-model': Flags.string({ description: 'clip model override' }),
     out: Flags.string({ description: 'also copy the result to DIR/<title>/shot-<id>.png (or .mp4): a copy, never a link into the cache' }),
-    force: forceFlag,
-    provider: providerFlag,
+    ...oclifFlags(FORCE_FLAG),
+    ...oclifFlags(PROVIDER_FLAG),
     json: Flags.boolean({ description: 'print the result on one line (the default when stdout is not a terminal)' }),
   };
 

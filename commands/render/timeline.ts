@@ -1,8 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
-import { holdFlag, parseHold } from '../../src/cli/hold-flag.js';
-import { writeLine } from '../../src/cli/output.js';
-import { InvalidInputError } from '../../src/errors/annot-error.js';
+import { oclifFlags } from '../../src/cli/oclif-flags.js';
+import { RENDER_TIMELINE_FLAGS } from '../../src/cli/render-timeline-flags.js';
 
 export default class RenderTimeline extends AnnotCommand {
   static override description =
@@ -14,25 +13,11 @@ export default class RenderTimeline extends AnnotCommand {
   static override args = {
     path: Args.string({ description: 'the timeline to write (.otio, .eaf or .vtt)', required: true }),
   };
-  static override flags = {
-    manifest: Flags.string({ description: 'the manifest written by `annot render scene`', required: true }),
-    animatic: Flags.string({ description: 'the animatic of the same manifest: EAF and VTT then link it instead of each beat\'s media' }),
-    hold: holdFlag,
-  };
+  static override flags = oclifFlags(RENDER_TIMELINE_FLAGS);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderTimeline);
-    const hold = parseHold(flags.hold);
-    const [{ readManifestFile }, { isLinkedTimeline, writeLinkedTimeline }, { touchIfOlder }] = await Promise.all([
-      import('../../src/render/manifest-file.js'),
-      import('../../src/render/timeline.js'),
-      import('../../src/render/output-files.js'),
-    ]);
-    if (!isLinkedTimeline(args.path)) throw new InvalidInputError(`${args.path}: expected a timeline name ending in .otio, .eaf or .vtt`);
-    const manifest = readManifestFile(flags.manifest);
-    const t = await writeLinkedTimeline(manifest, args.path, { hold, animatic: flags.animatic });
-    // Unchanged, but older than its inputs: newer now, so a make rule on them is satisfied.
-    if (!t.written) touchIfOlder(args.path, flags.animatic ? [flags.manifest, flags.animatic] : [flags.manifest]);
-    writeLine(`timeline ${args.path} (${t.format})${t.written ? '' : ' (unchanged)'}`);
+    const { runRenderTimeline } = await import('../../src/cli/run-render-timeline.js');
+    await runRenderTimeline(args.path, flags);
   }
 }

@@ -1,19 +1,17 @@
 /**
- * Start-up fast path for the commands people run in loops and pipes (`annot --version`,
- * `annot query`, `annot convert`): loading @oclif/core alone costs about twice `node -e 0`, so bin/run.js asks
- * here first. The flags are those of the commands themselves (convert-flags.ts, query-flags.ts, which
- * the oclif commands read too). Only argument lists this module understands completely are served; anything else
- * (help, an unknown or repeated flag, a value oclif would reject) returns false and oclif runs
- * as usual, so its messages and exit codes stay the one reference.
+ * Start-up fast path for the commands people run in loops and pipes (`annot --version` and the
+ * commands of fast-commands.ts): loading @oclif/core alone costs about twice `node -e 0`, so
+ * bin/run.js asks here first. The flags are those of the commands themselves (plain data, which
+ * the oclif commands read too). Only argument lists this module understands completely are
+ * served; anything else (help, `-` for standard input, an unknown or repeated flag, a value oclif
+ * would refuse, a wrong number of arguments, `--`) returns false and oclif runs as usual, so its
+ * messages and exit codes stay the one reference.
  */
 import { readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { describeFailure } from './errors.js';
-import { CONVERT_FLAGS } from './convert-flags.js';
-import { parseArgsOptions, plainValues, type FlagValues } from './flag-specs.js';
-import type { PrintQueryRequest } from './print-query.js';
-import { QUERY_FLAGS } from './query-flags.js';
+import { parseArgs } from 'node:util';
+import { FAST_COMMANDS, type FastCommand } from './fast-commands.js';
+import { parseArgsOptions, plainValues, type FlagSpecs, type FlagValues } from './flag-specs.js';
 
 /** Runs argv when it can; false when oclif must. `packageJson` is the CLI's package.json path. */
 export async function runFastPath(argv: readonly string[], packageJson: string | URL): Promise<boolean> {
@@ -21,32 +19,38 @@ export async function runFastPath(argv: readonly string[], packageJson: string |
     process.stdout.write(userAgent(packageJson) + '\n');
     return true;
   }
-  if (argv[0] === 'query') {
-    const parsed = parseQueryArgs(argv.slice(1));
-    if (!parsed) return false;
-    await runReporting(async () => {
-      const { printQuery } = await import('./print-query.js');
-      await printQuery(parsed.file, parsed.request);
-    });
-    return true;
-  }
-  if (argv[0] === 'convert') {
-    const parsed = parseConvertArgs(argv.slice(1));
-    if (!parsed) return false;
-    await runReporting(async () => {
-      const { runConvertCommand } = await import('./run-convert.js');
-      await runConvertCommand(parsed.positionals, parsed.flags);
-    });
-    return true;
-  }
-  return false;
+  const line = fastCommandLine(argv);
+  if (line === null) return false;
+  await runReporting(line.args, () => line.command.run(line.positionals, line.flags, { version: readPackage(packageJson).version }));
+  return true;
+}
+
+/** A command line the fast path serves: the command, its own arguments (after its words), and those parsed. */
+export interface FastCommandLine {
+  readonly command: FastCommand;
+  readonly args: readonly string[];
+  readonly positionals: string[];
+  readonly flags: FlagValues<FastCommand['flags']>;
+}
+
+/** argv as the fast path would run it, or null when oclif must. */
+export function fastCommandLine(argv: readonly string[]): FastCommandLine | null {
+  const command = FAST_COMMANDS.find(({ words }) => words.every((word, i) => argv[i] === word));
+  if (command === undefined) return null;
+  const args = argv.slice(command.words.length);
+  const parsed = parseCommandArgs(command, args);
+  return parsed === null ? null : { command, args, ...parsed };
 }
 
 /** The line oclif prints for --version: `<name>/<version> <platform>-<arch> node-<version>`. */
 function userAgent(packageJson: string | URL): string {
-  const { name, version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { name: string; version: string };
+  const { name, version } = readPackage(packageJson);
   const cpu = arch() === 'ia32' ? 'x86' : arch();
   return `${name}/${version} ${isWsl() ? 'wsl' : platform()}-${cpu} node-${process.version}`;
+}
+
+function readPackage(packageJson: string | URL): { name: string; version: string } {
+  return JSON.parse(readFileSync(packageJson, 'utf8')) as { name: string; version: string };
 }
 
 function isWsl(): boolean {
@@ -58,33 +62,27 @@ function isWsl(): boolean {
   }
 }
 
-/** `query <file> [flags]`, or null for oclif. */
-function parseQueryArgs(args: readonly string[]): { file: string; request: PrintQueryRequest } | null {
-  const parsed = parsePlainly(args, parseArgsOptions(QUERY_FLAGS));
+/** A command's positionals and typed flags, or null for oclif. */
+function parseCommandArgs(command: FastCommand, args: readonly string[]): { positionals: string[]; flags: FlagValues<FastCommand['flags']> } | null {
+  const parsed = parsePlainly(args, command.flags);
   if (parsed === null) return null;
-  // Standard input (`-`) and anything oclif would refuse go the long way, so oclif owns those messages.
-  if (parsed.positionals.length !== 1 || parsed.positionals[0] === '-') return null;
-  const values = plainValues(QUERY_FLAGS, parsed.values);
-  if (values === null) return null;
-  return { file: parsed.positionals[0], request: { ...values, time: values.time as PrintQueryRequest['time'] } };
-}
-
-/** `convert <input> <output> [flags]` or `convert <input>... --out-dir DIR [flags]` with files named (not `-`), or null for oclif. */
-function parseConvertArgs(args: readonly string[]): { positionals: string[]; flags: FlagValues<typeof CONVERT_FLAGS> } | null {
-  const parsed = parsePlainly(args, parseArgsOptions(CONVERT_FLAGS));
-  if (parsed === null) return null;
-  // Standard streams and anything oclif would refuse go the long way, so oclif owns those messages.
-  if (parsed.positionals.length === 0 || parsed.positionals.some((positional) => positional === '-' || positional.startsWith('-'))) return null;
-  const flags = plainValues(CONVERT_FLAGS, parsed.values);
+  const { positionals } = parsed;
+  if (positionals.length < command.positionals.min || positionals.length > command.positionals.max) return null;
+  // Standard streams (`-`), an empty name and anything oclif would refuse go the long way, so oclif owns those messages.
+  if (positionals.some((positional) => positional === '' || positional.startsWith('-'))) return null;
+  const flags = plainValues(command.flags, parsed.values);
   if (flags === null) return null;
-  return { positionals: parsed.positionals, flags };
+  return { positionals, flags };
 }
 
-/** node's strict parse of the arguments, or null when oclif must see them: unknown or repeated flags, or `--`. */
-function parsePlainly<T extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: T) {
+/**
+ * node's strict parse of the arguments, or null when oclif must see them: unknown or repeated
+ * flags, `--no-<name>` for a flag without that form, or `--`.
+ */
+function parsePlainly(args: readonly string[], specs: FlagSpecs) {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({ args: [...args], options: parseArgsOptions(specs), allowPositionals: true, allowNegative: true, strict: true, tokens: true });
   } catch {
     return null;
   }
@@ -94,20 +92,25 @@ function parsePlainly<T extends NonNullable<ParseArgsConfig['options']>>(args: r
     if (token.kind === 'option') {
       if (seen.has(token.name)) return null;
       seen.add(token.name);
+      const spec = specs[token.name];
+      if (token.rawName === `--no-${token.name}` && !(spec.kind === 'boolean' && spec.allowNo)) return null;
     }
   }
   return parsed;
 }
 
-/** The same failure report as AnnotCommand.catch: one line on stderr, the mapped exit code. */
-async function runReporting(work: () => Promise<void>): Promise<void> {
+/**
+ * Runs the command and reports a failure as AnnotCommand.catch does (failure-report.ts), then
+ * exits as oclif's error handler does: at once, with the failure's exit code, whatever handles
+ * (a pool, a timer) the failed work left open.
+ */
+async function runReporting(args: readonly string[], work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {
+    const [{ describeFailure }, { reportFailure }] = await Promise.all([import('./errors.js'), import('./failure-report.js')]);
     const failure = describeFailure(error);
-    // The same line the oclif path prints (src/cli/base-command.ts).
-    process.stderr.write(`annot: ${failure.message} [${failure.code}]\n`);
-    if (process.env.ANNOT_DEBUG && error instanceof Error && error.stack) process.stderr.write(error.stack + '\n');
-    process.exitCode = failure.exitCode;
+    reportFailure(failure, error, args);
+    process.exit(failure.exitCode);
   }
 }

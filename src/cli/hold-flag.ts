@@ -1,8 +1,10 @@
-import { Flags } from '@oclif/core';
 import { InvalidInputError } from '../errors/annot-error.js';
+import type { FlagSpecs } from './flag-specs.js';
 
-/** `--hold`: seconds a shot without beats is shown (animatic, timelines). Free of render imports. */
-export const holdFlag = Flags.string({ description: 'seconds a shot without beats is shown in the animatic and the timelines', default: '2' });
+/** `--hold`: seconds a shot without beats is shown (animatic, timelines). Plain data (flag-specs.ts), free of render imports. */
+export const HOLD_FLAG = {
+  hold: { kind: 'string', description: 'seconds a shot without beats is shown in the animatic and the timelines', default: '2' },
+} as const satisfies FlagSpecs;
 
 export function parseHold(text: string): number {
   const seconds = Number(text);

@@ -1,12 +1,14 @@
 import { Flags } from '@oclif/core';
-import type { BooleanFlag, OptionFlag } from '@oclif/core/interfaces';
+import type { AlphabetLowercase, AlphabetUppercase, BooleanFlag, OptionFlag } from '@oclif/core/interfaces';
 import type { FlagSpec, FlagSpecs } from './flag-specs.js';
 
 type OclifFlagOf<S extends FlagSpec> = S extends { kind: 'boolean' }
   ? BooleanFlag<boolean>
   : S extends { kind: 'integer' }
-    ? OptionFlag<number | undefined>
-    : S extends { default: string }
+    ? S extends { default: number }
+      ? OptionFlag<number>
+      : OptionFlag<number | undefined>
+    : S extends { default: string } | { required: true }
       ? OptionFlag<string>
       : OptionFlag<string | undefined>;
 
@@ -20,10 +22,24 @@ export function oclifFlags<T extends FlagSpecs>(specs: T): { [K in keyof T]: Ocl
 function oclifFlag(spec: FlagSpec): unknown {
   switch (spec.kind) {
     case 'boolean':
-      return Flags.boolean({ description: spec.description });
+      return Flags.boolean(definedOnly({ char: spec.char as AlphabetLowercase | AlphabetUppercase | undefined, description: spec.description, default: spec.default, allowNo: spec.allowNo }));
     case 'integer':
-      return Flags.integer({ description: spec.description, min: spec.min });
+      return Flags.integer(definedOnly({ description: spec.description, min: spec.min, max: spec.max, default: spec.default }));
     default:
-      return Flags.string({ description: spec.description, options: spec.options ? [...spec.options] : undefined, default: spec.default });
+      return Flags.string(
+        definedOnly({
+          description: spec.description,
+          options: spec.options ? [...spec.options] : undefined,
+          default: spec.default,
+          required: spec.required,
+          env: spec.env,
+          exclusive: spec.exclusive ? [...spec.exclusive] : undefined,
+        }),
+      );
   }
+}
+
+/** The options given, as a flag written by hand names them: an option absent rather than undefined, which oclif could tell apart. */
+function definedOnly<T extends object>(options: T): T {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as T;
 }

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/run-cli.js';
+import { runBothPaths } from '../support/fast-path-parity.js';
 import { tempDir } from '../support/sample-annot.js';
 
 /**
  * `annot convert <in> <out> [flags]` starts without oclif (src/cli/fast-path.ts). Flags first and
- * then `--` before the files sends the same conversion through oclif, so each case runs both
- * ways: the same exit code, the same lines on stderr, the same output file.
+ * then `--` before the files sends the same conversion through oclif (runBothPaths), so each case
+ * runs both ways: the same exit code, the same lines on stderr, the same output file.
  */
 describe('annot convert: the start-up fast path and oclif say and write the same', () => {
   const { dir, cleanup } = tempDir('annot-convert-fast-');
@@ -34,8 +34,7 @@ describe('annot convert: the start-up fast path and oclif say and write the same
       const k = n++;
       const fastOut = join(dir, `fast-${k}.${extension}`);
       const oclifOut = join(dir, `oclif-${k}.${extension}`);
-      const fast = await runCli(['convert', source, fastOut, ...flags]);
-      const oclif = await runCli(['convert', ...flags, '--', source, oclifOut]);
+      const { fast, oclif } = await runBothPaths(['convert'], (path) => [source, path === 'fast' ? fastOut : oclifOut], flags);
       // Whole paths (the temporary folder's random name may itself contain "fast-1").
       const normalize = (text: string, output: string): string => text.replaceAll(output, 'OUT');
       expect(fast.code).toBe(oclif.code);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ANNOT_BIN } from '../support/run-cli.js';
 import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
 
-// `annot --version`, `annot query` and `annot validate` must load only what they use: a stray
+// `annot --version`, `annot query`, `annot validate` and `annot convert` must load only what they use: a stray
 // static import of the server, MCP, queue, PostgreSQL, telemetry or render code would slow every
 // start-up (see bench/startup.bench.js). Each case runs a real process with a resolve hook that
 // records every module loaded, then checks the package names and our own source folders.
@@ -23,9 +23,9 @@ interface Loads {
   sources: Set<string>;
 }
 
-function run(args: string[], logFile: string): Promise<{ code: number | null; stderr: string }> {
+function run(args: string[], logFile: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', HOOK, ...args], { env: { ...process.env, ANNOT_LOAD_LOG: logFile }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', HOOK, ...args], { env: { ...process.env, ...env, ANNOT_LOAD_LOG: logFile }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
@@ -88,12 +88,13 @@ describe('start-up loads only what the command uses', () => {
     expect(heavy(loads)).toEqual([]);
   });
 
-  it('annot validate (through oclif) loads no server, MCP, queue, PostgreSQL, telemetry or render code', async () => {
+  it('annot validate loads no server, MCP, queue, PostgreSQL, telemetry or render code, and skips oclif', async () => {
     const log = logFile();
     const result = await run([ANNOT_BIN, 'validate', vtt], log);
     expect(result.code).toBe(0);
     const loads = readLoads(log);
-    expect(loads.packages.has('@oclif/core')).toBe(true);
+    expect(loads.sources).toContain('adapters'); // the hook saw the reader validate uses
+    expect(loads.packages.has('@oclif/core')).toBe(false);
     expect(heavy(loads)).toEqual([]);
   });
 
@@ -104,6 +105,36 @@ describe('start-up loads only what the command uses', () => {
     const loads = readLoads(log);
     expect(loads.sources).toContain('adapters'); // the hook saw the format code convert uses
     expect([...loads.packages]).toEqual([]);
+  });
+
+  it('annot render scene skips oclif (here refusing a scene under --strict, before any render)', async () => {
+    const log = logFile();
+    const lighthouse = join(ROOT, 'fixtures', 'scenes', 'lighthouse.yaml');
+    const result = await run([ANNOT_BIN, 'render', 'scene', lighthouse, '--strict', '--manifest', join(dir, 'lighthouse.manifest.json')], log, { ANNOT_CACHE_DIR: join(dir, 'cache'), FAL_KEY: '' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[ANNOT_SCENE_FINDINGS]');
+    const loads = readLoads(log);
+    expect(loads.sources).toContain('render'); // the hook saw the scene job
+    expect(loads.packages.has('@oclif/core')).toBe(false);
+  });
+
+  it('annot render timeline skips oclif (here refusing a missing manifest)', async () => {
+    const log = logFile();
+    const result = await run([ANNOT_BIN, 'render', 'timeline', join(dir, 'scene.vtt'), '--manifest', join(dir, 'missing.manifest.json')], log);
+    expect(result.code).toBe(1);
+    const loads = readLoads(log);
+    expect(loads.sources).toContain('render'); // the hook saw the timeline writer
+    expect(loads.packages.has('@oclif/core')).toBe(false);
+  });
+
+  it('annot serve skips oclif (here refusing --no-save for an in-memory store, after loading the server)', async () => {
+    const log = logFile();
+    const result = await run([ANNOT_BIN, 'serve', '--no-save'], log, { ANNOT_TOKEN: '' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[ANNOT_INVALID_INPUT]');
+    const loads = readLoads(log);
+    expect(loads.packages).toContain('fastify'); // the hook saw the server serve loads
+    expect(loads.packages.has('@oclif/core')).toBe(false);
   });
 
   it.each(['query', 'validate'])('the %s command module alone imports nothing heavy', async (command) => {
