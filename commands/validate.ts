@@ -11,7 +11,7 @@ export default class Validate extends AnnotCommand {
   static override examples = [
     '<%= config.bin %> validate talk.annot',
     '<%= config.bin %> validate interview.eaf --format json',
-    '<%= config.bin %> validate subtitles/*.vtt --format github --strict',
+    'for f in subtitles/*.vtt; do <%= config.bin %> validate "$f" --format github --strict || exit 1; done',
     'cat talk.srt | <%= config.bin %> validate - --from srt',
     '<%= config.bin %> validate fixtures/scenes/lighthouse.yaml',
   ];
