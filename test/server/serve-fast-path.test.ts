@@ -79,6 +79,8 @@ describe('annot serve: the start-up fast path and oclif print the same', () => {
       ['--from without a file', () => [], () => ['--from', 'srt'], {}, 1],
       ['a port already in use', () => [], () => ['--port', busyPort], {}, 1],
       ['a missing file in another format', () => [join(dir, 'missing.vtt')], () => [], {}, 1],
+      // oclif's `exclusive` does not see arguments: both would quietly serve the store.
+      ['FILE and --store together', () => [TALK], () => ['--store', 'postgres://u:secret@127.0.0.1:1/test?project=x'], {}, 2],
     ];
     it.each(cases)('%s', async (_name, positionals, flags, env, code) => {
       const { fast, oclif } = await runBothPaths(['serve'], positionals(), flags(), { env: { ANNOT_TOKEN: '', ...env } });
@@ -86,6 +88,7 @@ describe('annot serve: the start-up fast path and oclif print the same', () => {
       expect(oclif.code).toBe(code);
       expect(fast.stderr).toBe(oclif.stderr);
       expect(fast.stdout).toBe(oclif.stdout);
+      expect(fast.stderr).not.toContain('secret');
     });
   });
 
