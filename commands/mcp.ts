@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
+import { UsageError } from '../src/errors/annot-error.js';
 
 export default class Mcp extends AnnotCommand {
   static override description =
@@ -25,6 +26,8 @@ export default class Mcp extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Mcp);
+    // oclif checks `exclusive` between flags only, and FILE is an argument.
+    if (args.file !== undefined && flags.store !== undefined) throw new UsageError(`mcp takes FILE or --store, not both (given ${args.file} and --store)`);
     const [{ runMcpOverStdio }, { parseByteSize }] = await Promise.all([import('../src/mcp/stdio.js'), import('../src/server/byte-size.js')]);
     const maxMessageBytes = parseByteSize(flags['max-message'], '--max-message');
     await runMcpOverStdio({ path: flags.store ?? args.file, version: this.config.version, maxMessageBytes });

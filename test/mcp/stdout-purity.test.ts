@@ -124,4 +124,12 @@ describe('annot mcp keeps stdout for the protocol', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^annot: .*talk\.vtt/);
   });
+
+  it('refuses FILE and --store together (oclif\'s exclusive sees flags only), without the password', async () => {
+    const result = await runCli(['mcp', join(dir, 'x.annot'), '--store', 'postgres://u:secret@127.0.0.1:1/test?project=x']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^annot: mcp takes FILE or --store, not both .*\[ANNOT_USAGE\]\n$/);
+    expect(result.stderr).not.toContain('secret');
+  });
 });
