@@ -1,6 +1,5 @@
 import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
-import { UsageError } from '../src/errors/annot-error.js';
 
 export default class Mcp extends AnnotCommand {
   static override description =
@@ -16,7 +15,7 @@ export default class Mcp extends AnnotCommand {
     file: Args.string({ description: 'the .annot file to edit (created when missing; shared with a running `annot serve`); omit it for an in-memory session', ignoreStdin: true }),
   };
   static override flags = {
-    store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file, created when missing; shares its op-log with every other process on it', exclusive: ['file'] }),
+    store: Flags.string({ description: 'a PostgreSQL project (postgres://…?project=name) instead of a file, created when missing; shares its op-log with every other process on it' }),
     'max-message': Flags.string({
       description: 'largest message read (e.g. 10MiB, 512k); a longer one is answered with a JSON-RPC error and skipped',
       default: '10MiB',
@@ -26,10 +25,13 @@ export default class Mcp extends AnnotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Mcp);
-    // oclif checks `exclusive` between flags only, and FILE is an argument.
-    if (args.file !== undefined && flags.store !== undefined) throw new UsageError(`mcp takes FILE or --store, not both (given ${args.file} and --store)`);
-    const [{ runMcpOverStdio }, { parseByteSize }] = await Promise.all([import('../src/mcp/stdio.js'), import('../src/server/byte-size.js')]);
+    const [{ runMcpOverStdio }, { parseByteSize }, { storeLocation }] = await Promise.all([
+      import('../src/mcp/stdio.js'),
+      import('../src/server/byte-size.js'),
+      import('../src/cli/store-location.js'),
+    ]);
+    const path = storeLocation('mcp', args.file, flags.store);
     const maxMessageBytes = parseByteSize(flags['max-message'], '--max-message');
-    await runMcpOverStdio({ path: flags.store ?? args.file, version: this.config.version, maxMessageBytes });
+    await runMcpOverStdio({ path, version: this.config.version, maxMessageBytes });
   }
 }

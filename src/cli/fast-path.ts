@@ -21,7 +21,9 @@ export async function runFastPath(argv: readonly string[], packageJson: string |
   }
   const line = fastCommandLine(argv);
   if (line === null) return false;
-  await runReporting(line.args, () => line.command.run(line.positionals, line.flags, { version: readPackage(packageJson).version }));
+  // Read only by a command that asks for it (serve): the others start without reading package.json.
+  const cli = { get version() { return readPackage(packageJson).version; } };
+  await runReporting(line.args, () => line.command.run(line.positionals, line.flags, cli));
   return true;
 }
 

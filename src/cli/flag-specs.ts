@@ -13,7 +13,6 @@ export type FlagSpec =
       readonly required?: boolean;
       /** Read from this environment variable when the flag is not given (and the variable is not empty). */
       readonly env?: string;
-      readonly exclusive?: readonly string[];
     }
   | { readonly kind: 'integer'; readonly description: string; readonly min?: number; readonly max?: number; readonly default?: number }
   /** `char`: a one-letter alias (`-q`); `allowNo`: `--no-<name>` gives false. */
@@ -51,20 +50,14 @@ export type FlagValues<T extends FlagSpecs> = { -readonly [K in keyof T as T[K] 
  */
 export function plainValues<T extends FlagSpecs>(specs: T, values: Record<string, string | boolean | undefined>): FlagValues<T> | null {
   const typed: Record<string, string | number | boolean> = {};
-  const present = new Set<string>();
   for (const [name, spec] of Object.entries(specs)) {
     const given = values[name] ?? (spec.kind === 'string' ? fromEnvironment(spec.env) : undefined);
-    if (given !== undefined) present.add(name);
-    else if (spec.kind === 'string' && spec.required) return null;
+    if (given === undefined && spec.kind === 'string' && spec.required) return null;
     const value = given ?? spec.default;
     if (value === undefined) continue;
     const checked = checkedValue(spec, value);
     if (checked === null) return null;
     typed[name] = checked;
-  }
-  for (const name of present) {
-    const spec = specs[name];
-    if (spec.kind === 'string' && spec.exclusive?.some((other) => present.has(other))) return null;
   }
   return typed as FlagValues<T>;
 }

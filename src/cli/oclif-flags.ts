@@ -33,7 +33,6 @@ function oclifFlag(spec: FlagSpec): unknown {
           default: spec.default,
           required: spec.required,
           env: spec.env,
-          exclusive: spec.exclusive ? [...spec.exclusive] : undefined,
         }),
       );
   }

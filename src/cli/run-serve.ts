@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { formatFinding } from '../adapters/finding.js';
-import { InvalidInputError, UsageError } from '../errors/annot-error.js';
+import { InvalidInputError } from '../errors/annot-error.js';
 import { parseByteSize } from '../server/byte-size.js';
 import { mediaSource } from '../server/page/media-source.js';
 import { startServer, type RunningServer } from '../server/serve.js';
@@ -11,6 +11,7 @@ import type { FlagValues } from './flag-specs.js';
 import { notice, writeLine } from './output.js';
 import { exitNow } from './process-guards.js';
 import { savingLine, servedFileEvents } from './served-file-notices.js';
+import { storeLocation } from './store-location.js';
 import type { SERVE_FLAGS } from './serve-flags.js';
 
 type ServeFlags = FlagValues<typeof SERVE_FLAGS>;
@@ -25,9 +26,7 @@ export async function runServe(file: string | undefined, flags: ServeFlags, vers
   const limits = { maxBodyBytes: parseByteSize(flags['max-body'], '--max-body'), maxImportBytes: parseByteSize(flags['max-import'], '--max-import') };
   if (flags.token !== undefined && flags.token.trim() === '') throw new InvalidInputError('--token (or ANNOT_TOKEN) is empty; give a token or leave it unset');
 
-  // oclif checks `exclusive` between flags only, and FILE is an argument.
-  if (file !== undefined && flags.store !== undefined) throw new UsageError(`serve takes FILE or --store, not both (given ${redactLocation(file)} and --store)`);
-  const location = flags.store ?? file;
+  const location = storeLocation('serve', file, flags.store);
   // What the file's format cannot keep, told once: at start, or at the first save that meets it.
   const lossesTold = new Set<string>();
   const served = await openServedStore(location, {

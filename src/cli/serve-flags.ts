@@ -7,7 +7,7 @@ export const SERVE_FLAGS = {
   token: { kind: 'string', description: 'require "Authorization: Bearer <token>" on every route but /health', env: 'ANNOT_TOKEN' },
   'max-body': { kind: 'string', description: 'largest JSON request body (e.g. 1MiB, 512k)', default: '1MiB' },
   'max-import': { kind: 'string', description: 'largest /import upload', default: '64MiB' },
-  store: { kind: 'string', description: 'a PostgreSQL project (postgres://…?project=name) instead of a file; processes on one project share one clock', exclusive: ['file'] },
+  store: { kind: 'string', description: 'a PostgreSQL project (postgres://…?project=name) instead of a file; processes on one project share one clock' },
   from: { kind: 'string', description: "the file's format (default: from the extension, then the content), as annot convert --from" },
   encoding: { kind: 'string', description: "the file's text encoding, as annot convert --encoding (a byte-order mark still decides); the file is saved back as UTF-8" },
   save: {
