@@ -74,7 +74,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // fastify's default (100) answered 414 for a tier name in the path longer than 100 characters,
     // which a body could create; a name at LIMITS.nameChars, percent-encoded UTF-8, fits in this.
     routerOptions: { maxParamLength: 12 * LIMITS.nameChars },
-    // A closing server still answers every request on a connection it had accepted (see drain.ts).
+    // A closing server still answers every request on a connection it had accepted (see drain.ts);
+    // fastify marks those answers `Connection: close` itself.
     return503OnClosing: false,
     schemaController: SCHEMA_COMPILERS,
   });
@@ -101,13 +102,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler((request) => {
     throw new RouteNotFoundError(`no route ${request.method} ${request.url.split('?')[0]}; GET /openapi.json lists the routes`);
-  });
-
-  // Requests that reach a closing server came on connections it had already accepted: they are
-  // answered normally, and their connection closes after the answer. A listener on the HTTP server
-  // from preClose on, ahead of fastify's, rather than a hook every request would run.
-  app.addHook('preClose', async () => {
-    app.server.prependListener('request', (_request, response) => response.setHeader('Connection', 'close'));
   });
 
   if (options.token !== undefined) {
