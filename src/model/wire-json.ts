@@ -98,11 +98,12 @@ const CLOSE = 0x5d;
 /**
  * The bytes of wireJsonArray for items known to be plain ASCII (their UTF-8 bytes are their
  * character codes): written straight into one buffer, one copy instead of a join and an encoding.
+ * `allocate` gives the buffer (a server lends it from a pool: response-buffers.ts).
  */
-export function asciiWireJsonArrayBytes(items: readonly string[]): Buffer {
+export function asciiWireJsonArrayBytes(items: readonly string[], allocate: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
   let length = items.length === 0 ? 2 : items.length + 1;
   for (const item of items) length += item.length;
-  const bytes = Buffer.allocUnsafe(length);
+  const bytes = allocate(length);
   let at = 0;
   bytes[at++] = OPEN;
   for (let i = 0; i < items.length; i++) {

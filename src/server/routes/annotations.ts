@@ -14,6 +14,7 @@ import { InvalidQueryError } from '../errors.js';
 import { QueryParams } from '../query-params.js';
 import { parsedQueryCompiler, type CheckedQuery } from '../request-validator.js';
 import { actorOf, withClock, type RouteContext } from '../route-context.js';
+import { ResponseBuffers } from '../response-buffers.js';
 import {
   ACTOR_HEADER, arrayOf, CLOCK, ETAG, errors, headers, IF_MATCH_HEADER, integerParameter, json, NO_QUERY, noContent, parameterNames, queryString, ref, routeSchema,
   stringParameter, type Json,
@@ -138,6 +139,7 @@ function registerCreate(app: FastifyInstance, { service }: RouteContext): void {
 }
 
 function registerList(app: FastifyInstance, { service }: RouteContext): void {
+  const buffers = new ResponseBuffers();
   // Pages of `limit`, in a stable order; `Link: <…?after=cursor>; rel="next"` while more remain.
   app.get<{ Querystring: ListRequest }>('/annotations', {
     schema: routeSchema('list or query annotations', {
@@ -160,8 +162,9 @@ function registerList(app: FastifyInstance, { service }: RouteContext): void {
       reply.header('X-Annot-Truncated', 'true');
     }
     // Serialised by hand: the same bytes as JSON.stringify of the output forms, from the store's texts;
-    // plain ASCII needs no UTF-8 encoding: its character codes are its bytes, copied once.
-    return reply.type('application/json; charset=utf-8').send(page.asciiOnly ? asciiWireJsonArrayBytes(page.items) : wireJsonArray(page.items));
+    // plain ASCII needs no UTF-8 encoding: its character codes are its bytes, copied once into memory lent by the pool.
+    const body = page.asciiOnly ? asciiWireJsonArrayBytes(page.items, (length) => buffers.take(length, reply.raw)) : wireJsonArray(page.items);
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 }
 
