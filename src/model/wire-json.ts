@@ -96,11 +96,11 @@ const COMMA = 0x2c;
 const CLOSE = 0x5d;
 
 /**
- * The bytes of wireJsonArray for items known to be plain ASCII (their UTF-8 bytes are their
- * character codes): written straight into one buffer, one copy instead of a join and an encoding.
- * `allocate` gives the buffer (a server lends it from a pool: response-buffers.ts).
+ * The UTF-8 bytes of wireJsonArray for items already in UTF-8 (the store's kept bytes): each
+ * copied once into one buffer, which `allocate` gives (a server lends it from a pool:
+ * response-buffers.ts).
  */
-export function asciiWireJsonArrayBytes(items: readonly string[], allocate: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
+export function wireJsonArrayBytes(items: readonly Uint8Array[], allocate: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
   let length = items.length === 0 ? 2 : items.length + 1;
   for (const item of items) length += item.length;
   const bytes = allocate(length);
@@ -108,7 +108,9 @@ export function asciiWireJsonArrayBytes(items: readonly string[], allocate: (len
   bytes[at++] = OPEN;
   for (let i = 0; i < items.length; i++) {
     if (i > 0) bytes[at++] = COMMA;
-    at += bytes.write(items[i], at, 'latin1');
+    const item = items[i];
+    bytes.set(item, at);
+    at += item.length;
   }
   bytes[at] = CLOSE;
   return bytes;

@@ -34,10 +34,12 @@ export interface ReadQuery {
  * `objects`: the annotations. `wire-json`: each annotation's wire JSON text in the output form
  * the surfaces send (each time with its exact seconds `s`), byte for byte
  * `annotationWireJson(annotation, {seconds: true})`, which a store may build from its rows
- * without annotation objects.
+ * without annotation objects. `wire-bytes`: the same texts as UTF-8 bytes, which a store may
+ * keep as bytes (the `.annot` file's warm index does), so a surface writes them without
+ * encoding them again; the bytes are never changed once read, so they may be kept.
  */
-export type ReadForm = 'objects' | 'wire-json';
-export type ReadItem<F extends ReadForm> = F extends 'objects' ? Annotation : string;
+export type ReadForm = 'objects' | 'wire-json' | 'wire-bytes';
+export type ReadItem<F extends ReadForm> = F extends 'objects' ? Annotation : F extends 'wire-bytes' ? Uint8Array : string;
 
 export interface ReadOptions<F extends ReadForm = ReadForm> {
   /** Where the previous page ended (its `next`); absent or null for the first page. */
@@ -51,20 +53,6 @@ export interface ReadPage<T> {
   readonly items: T[];
   /** Where the next page starts; null on the last page. */
   readonly next: ReadPosition | null;
-  /**
-   * For the wire-json form, true when the store knows every text is plain ASCII (it made them),
-   * so a surface may send the page's bytes without encoding them as UTF-8 (`latin1` is then the
-   * same bytes, and a copy). Absent when the store does not know.
-   */
-  readonly asciiOnly?: boolean;
-}
-
-// Control characters count as not ASCII here: a JSON text never holds one raw, and the answer is only ever "encode it".
-const NOT_ASCII = /[^ -\u007f]/u;
-
-/** Whether a text is plain printable ASCII (so its UTF-8 bytes are its characters' codes). */
-export function isAsciiText(text: string): boolean {
-  return !NOT_ASCII.test(text);
 }
 
 /** The key of an annotation in a window read: its interval and id, compared by rational value. */
@@ -136,7 +124,8 @@ export function checkLimit(limit: number): number {
 /** Annotations in the form a read asked for. */
 export function inForm<F extends ReadForm>(annotations: readonly Annotation[], form: F): ReadItem<F>[] {
   if (form === 'objects') return annotations.slice() as ReadItem<F>[];
-  return annotations.map((annotation) => annotationWireJson(annotation, { seconds: true })) as ReadItem<F>[];
+  const texts = annotations.map((annotation) => annotationWireJson(annotation, { seconds: true }));
+  return (form === 'wire-bytes' ? texts.map((text) => Buffer.from(text, 'utf8')) : texts) as ReadItem<F>[];
 }
 
 /** The key of an interval annotation (window reads return only those). */

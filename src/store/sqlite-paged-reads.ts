@@ -2,7 +2,7 @@ import type { Annotation } from '../model/annotation.js';
 import { holds } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
 import {
-  checkLimit, insertionPosition, intervalPosition, isAsciiText, resumeKey,
+  checkLimit, insertionPosition, intervalPosition, resumeKey,
   type IntervalKey, type ReadForm, type ReadItem, type ReadOptions, type ReadPage, type ReadQuery,
 } from './read-page.js';
 import { intersectsTicks, matchesRelations } from './relation-filter.js';
@@ -12,7 +12,7 @@ import { decode, type KeyRow, type PagedRow } from './sqlite-rows.js';
 import { PAGE, type SqliteStatements } from './sqlite-statements.js';
 import { WarmWindowIndex, type IndexCursor, type WarmPlace, type WarmRow } from './sqlite-warm-windows.js';
 import { hexToId, wireJsonOfRow, type WireRow } from './sqlite-wire-json.js';
-import { mergeWindowHits, type CandidateStream, type TextHolder, type WindowCandidate } from './window-merge.js';
+import { mergeWindowHits, type CandidateStream, type WindowCandidate } from './window-merge.js';
 
 /** Window reads on one data version before the warm index is built: a one-off query never pays for it. */
 const WARM_AFTER = 8;
@@ -25,6 +25,13 @@ const FILL_CHUNK = 256;
 
 const ID_FROM = '{"id":"'.length;
 const ID_TO = ID_FROM + 36;
+
+/** The id of a page's item: an annotation's, or the one every wire JSON text opens with. */
+function idOfItem(item: Annotation | string | Uint8Array): string {
+  if (typeof item === 'string') return item.slice(ID_FROM, ID_TO);
+  if (item instanceof Uint8Array) return Buffer.from(item.buffer, item.byteOffset + ID_FROM, ID_TO - ID_FROM).toString('latin1');
+  return item.id;
+}
 
 /**
  * The `.annot` store's paged read (read-page.ts), and what it keeps between reads:
@@ -81,12 +88,10 @@ export class SqlitePagedReads {
     if (query.window === undefined) return this.listing(query, resume as number | null, limit, options.form);
     const hits = this.windowHits(query, resume as IntervalKey | null, limit + 1, classes);
     const page = hits.slice(0, limit);
-    const { items, asciiOnly } = this.itemsOf(page, options.form);
-    if (hits.length <= limit) return { items, next: null, asciiOnly };
+    const items = this.itemsOf(page, options.form);
+    if (hits.length <= limit) return { items, next: null };
     const last = page[page.length - 1];
-    const lastItem = items[items.length - 1];
-    const id = typeof lastItem === 'string' ? lastItem.slice(ID_FROM, ID_TO) : (lastItem as Annotation).id;
-    return { items, next: intervalPosition(query, { start: last.interval.start, end: last.interval.end, id }), asciiOnly };
+    return { items, next: intervalPosition(query, { start: last.interval.start, end: last.interval.end, id: idOfItem(items[items.length - 1]) }) };
   }
 
   /** A page of the insertion order, all tiers or one: the rowid keyset. */
@@ -95,9 +100,10 @@ export class SqlitePagedReads {
     const { tier } = query;
     let items: ReadItem<F>[];
     let seqs: number[];
-    if (form === 'wire-json') {
+    if (form !== 'objects') {
       const rows = (tier === undefined ? this.stmt.wirePage.all(from, limit + 1) : this.stmt.wirePageOnTier.all(from, tier, limit + 1)) as WireRow[];
-      items = rows.map((row) => wireJsonOfRow(row, { seconds: true })) as ReadItem<F>[];
+      const texts = rows.map((row) => wireJsonOfRow(row, { seconds: true }));
+      items = (form === 'wire-bytes' ? texts.map((text) => Buffer.from(text, 'utf8')) : texts) as ReadItem<F>[];
       seqs = rows.map((row) => row[18]);
     } else {
       const rows = (tier === undefined ? this.stmt.page.all(from, limit + 1) : this.stmt.pageOnTier.all(from, tier, limit + 1)) as PagedRow[];
@@ -133,40 +139,38 @@ export class SqlitePagedReads {
   }
 
   /** The page's items, in order: texts kept by the warm index (the missing ones read and built in one query), or decoded rows. */
-  private itemsOf<F extends ReadForm>(hits: readonly WindowCandidate[], form: F): { items: ReadItem<F>[]; asciiOnly?: boolean } {
+  private itemsOf<F extends ReadForm>(hits: readonly WindowCandidate[], form: F): ReadItem<F>[] {
     if (form === 'objects') {
-      if (hits.length === 0) return { items: [] };
+      if (hits.length === 0) return [];
       const rows = new Map<number, PagedRow>();
       for (const row of this.stmt.rowsBySeqs.all(JSON.stringify(hits.map((hit) => hit.seq))) as PagedRow[]) rows.set(row[10], row);
-      return { items: hits.map((hit) => decode(rows.get(hit.seq) as PagedRow, hit.interval)) as ReadItem<F>[] };
+      return hits.map((hit) => decode(rows.get(hit.seq) as PagedRow, hit.interval)) as ReadItem<F>[];
     }
-    const texts: Array<string | undefined> = new Array(hits.length);
-    let asciiOnly = true;
+    const texts = this.textsOf(hits);
+    if (form === 'wire-bytes') return texts.map((text): Uint8Array => (typeof text === 'string' ? Buffer.from(text, 'utf8') : text)) as ReadItem<F>[];
+    return texts.map((text): string => (typeof text === 'string' ? text : text.toString('utf8'))) as ReadItem<F>[];
+  }
+
+  /** Each hit's wire JSON: the bytes the warm index keeps, else the text built from its row (and kept when the hit has a holder). */
+  private textsOf(hits: readonly WindowCandidate[]): Array<Buffer | string> {
+    const texts: Array<Buffer | string | undefined> = new Array(hits.length);
     let missing: number[] | null = null;
     for (let i = 0; i < hits.length; i++) {
       const hit = hits[i];
-      const text = hit.holder?.text(hit.at);
-      texts[i] = text;
-      if (text === undefined) (missing ??= []).push(hit.seq);
-      else asciiOnly &&= (hit.holder as TextHolder).isAscii(hit.at);
+      const bytes = hit.holder?.bytes(hit.at);
+      texts[i] = bytes;
+      if (bytes === undefined) (missing ??= []).push(hit.seq);
     }
-    if (missing !== null) {
-      const built = new Map<number, string>();
-      for (const row of this.stmt.wireBySeqs.all(JSON.stringify(missing)) as WireRow[]) built.set(row[18], wireJsonOfRow(row, { seconds: true }));
-      for (let i = 0; i < hits.length; i++) {
-        if (texts[i] !== undefined) continue;
-        const hit = hits[i];
-        const text = built.get(hit.seq) as string;
-        texts[i] = text;
-        if (hit.holder !== null) {
-          hit.holder.remember(hit.at, text);
-          asciiOnly &&= hit.holder.isAscii(hit.at);
-        } else {
-          asciiOnly &&= isAsciiText(text);
-        }
-      }
+    if (missing === null) return texts as Buffer[];
+    const built = new Map<number, string>();
+    for (const row of this.stmt.wireBySeqs.all(JSON.stringify(missing)) as WireRow[]) built.set(row[18], wireJsonOfRow(row, { seconds: true }));
+    for (let i = 0; i < hits.length; i++) {
+      if (texts[i] !== undefined) continue;
+      const hit = hits[i];
+      const text = built.get(hit.seq) as string;
+      texts[i] = hit.holder === null ? text : hit.holder.remember(hit.at, text);
     }
-    return { items: texts as ReadItem<F>[], asciiOnly };
+    return texts as Array<Buffer | string>;
   }
 
   /** A row's id, for ordering exact ties. */

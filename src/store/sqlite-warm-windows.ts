@@ -1,4 +1,3 @@
-import { isAsciiText } from './read-page.js';
 import type { CandidateRange } from './sqlite-interval-index.js';
 import { WindowCandidate, type CandidateStream, type TextHolder } from './window-merge.js';
 
@@ -14,13 +13,16 @@ export interface WarmPlace {
   readonly startF: number;
 }
 
-/** The most characters of wire JSON the index keeps (64 Mi, about 150,000 annotations); past it, it forgets them all and starts again. */
-const MAX_TEXT_CHARS = 64 * 1024 * 1024;
+/** The most bytes of wire JSON the index keeps (64 MiB, about 150,000 annotations); past it, it forgets them all and starts again. */
+const MAX_TEXT_BYTES = 64 * 1024 * 1024;
 
 /**
  * One duration class's rows in (start_f, seq) order, as columns: numbers in typed arrays (times
  * are safe integers, exact in a double; about 60 bytes a row, so a million rows fit in 60 MB),
- * and each row's wire JSON text once a read has built it.
+ * and each row's wire JSON once a read has built it, as UTF-8 bytes: outside V8's heap (a
+ * collection never walks or moves them), and, made in index order by the background fill, side
+ * by side in memory, so a window's texts are copied into its answer from a few cache lines.
+ * A row's bytes are never written again (a change forgets them), so a reader may keep them.
  */
 class ClassColumns implements TextHolder {
   length = 0;
@@ -31,9 +33,7 @@ class ClassColumns implements TextHolder {
   endV = new Float64Array(16);
   endR = new Float64Array(16);
   tier = new Uint32Array(16);
-  /** 1 where the kept text is plain ASCII. */
-  ascii = new Uint8Array(16);
-  readonly texts: Array<string | undefined> = [];
+  readonly texts: Array<Buffer | undefined> = [];
 
   constructor(private readonly budget: TextBudget) {}
 
@@ -68,7 +68,6 @@ class ClassColumns implements TextHolder {
     this.endV[at] = endV;
     this.endR[at] = endR;
     this.tier[at] = tier;
-    this.ascii[at] = 0;
     this.length = n + 1;
   }
 
@@ -77,40 +76,34 @@ class ClassColumns implements TextHolder {
     const at = this.lowerBound(startF, seq);
     if (at >= this.length || this.seq[at] !== seq) return false;
     for (const column of this.numberColumns()) column.copyWithin(at, at + 1, this.length);
-    const [text] = this.texts.splice(at, 1);
-    if (text !== undefined) this.budget.chars -= text.length;
+    const [bytes] = this.texts.splice(at, 1);
+    if (bytes !== undefined) this.budget.bytes -= bytes.length;
     this.length--;
     return true;
   }
 
-  text(at: number): string | undefined {
+  bytes(at: number): Buffer | undefined {
     return this.texts[at];
   }
 
-  isAscii(at: number): boolean {
-    return this.ascii[at] === 1;
-  }
-
-  remember(at: number, text: string): void {
-    if (this.budget.chars + text.length > MAX_TEXT_CHARS) this.budget.forgetAll();
-    // A text built by concatenation is a rope, which every join would walk again; asking for a
-    // number flattens it in place, once (V8), and the answer is thrown away.
-    void Number(text);
-    this.texts[at] = text;
-    this.ascii[at] = isAsciiText(text) ? 1 : 0;
-    this.budget.chars += text.length;
+  remember(at: number, text: string): Buffer {
+    const bytes = Buffer.from(text, 'utf8');
+    if (this.budget.bytes + bytes.length > MAX_TEXT_BYTES) this.budget.forgetAll();
+    this.texts[at] = bytes;
+    this.budget.bytes += bytes.length;
+    return bytes;
   }
 
   forgetTexts(): void {
     this.texts.fill(undefined);
   }
 
-  private numberColumns(): Array<Float64Array | Uint32Array | Uint8Array> {
-    return [this.startF, this.seq, this.startV, this.startR, this.endV, this.endR, this.tier, this.ascii];
+  private numberColumns(): Array<Float64Array | Uint32Array> {
+    return [this.startF, this.seq, this.startV, this.startR, this.endV, this.endR, this.tier];
   }
 
   private grow(): void {
-    const bigger = <A extends Float64Array | Uint32Array | Uint8Array>(column: A): A => {
+    const bigger = <A extends Float64Array | Uint32Array>(column: A): A => {
       const grown = new (column.constructor as new (length: number) => A)(column.length * 2);
       grown.set(column);
       return grown;
@@ -122,7 +115,6 @@ class ClassColumns implements TextHolder {
     this.endV = bigger(this.endV);
     this.endR = bigger(this.endR);
     this.tier = bigger(this.tier);
-    this.ascii = bigger(this.ascii);
   }
 }
 
@@ -140,9 +132,9 @@ export interface MissingText {
   readonly seq: number;
 }
 
-/** The characters of text the index holds, shared by its classes. */
+/** The bytes of text the index holds, shared by its classes. */
 interface TextBudget {
-  chars: number;
+  bytes: number;
   forgetAll(): void;
 }
 
@@ -159,7 +151,7 @@ export class WarmWindowIndex implements TextBudget {
   private readonly classes = new Map<number, ClassColumns>();
   private readonly tierIds = new Map<string, number>();
   private rows = 0;
-  chars = 0;
+  bytes = 0;
   /** The largest rowid the index has seen: rows above it were inserted since. */
   maxSeq = 0;
 
@@ -191,12 +183,12 @@ export class WarmWindowIndex implements TextBudget {
 
   forgetAll(): void {
     for (const columns of this.classes.values()) columns.forgetTexts();
-    this.chars = 0;
+    this.bytes = 0;
   }
 
   /** Whether the kept texts are near the budget, past which keeping more would only push others out. */
   get textsNearlyFull(): boolean {
-    return this.chars > MAX_TEXT_CHARS * 0.9;
+    return this.bytes > MAX_TEXT_BYTES * 0.9;
   }
 
   /**
@@ -213,7 +205,7 @@ export class WarmWindowIndex implements TextBudget {
       let at = from !== null && durClass === from.durClass ? columns.lowerBound(from.startF, from.seq) : 0;
       for (; at < columns.length; at++) {
         if (rows.length === count) return { rows, next: { durClass, startF: columns.startF[at], seq: columns.seq[at] } };
-        if (columns.text(at) === undefined) rows.push({ holder: columns, at, seq: columns.seq[at] });
+        if (columns.bytes(at) === undefined) rows.push({ holder: columns, at, seq: columns.seq[at] });
       }
     }
     return { rows, next: null };

@@ -3,12 +3,11 @@ import { TimeInterval } from '../time/time-interval.js';
 import { compareIds } from './ordering.js';
 import type { IntervalKey } from './read-page.js';
 
-/** Where a candidate's wire JSON text is kept between reads (the warm index's text column). */
+/** Where a candidate's wire JSON is kept between reads, as UTF-8 bytes (the warm index's text column). */
 export interface TextHolder {
-  text(at: number): string | undefined;
-  /** Whether the text kept at `at` is plain ASCII. */
-  isAscii(at: number): boolean;
-  remember(at: number, text: string): void;
+  bytes(at: number): Buffer | undefined;
+  /** Keeps the text's bytes at `at` and gives them. */
+  remember(at: number, text: string): Buffer;
 }
 
 /**

@@ -180,7 +180,11 @@ describe('GET /annotations read fast path', () => {
     await fill(store);
     const window: ReadQuery = { window: new TimeInterval(new RationalTime(0, 1), new RationalTime(60, 1)) };
     const texts = async () => (await readTexts(store, window, 10_000)).join(',');
-    const agrees = async () => expect(await readTexts(store, window, 10_000)).toEqual(await readObjectTexts(store, window));
+    const agrees = async () => {
+      const expected = await readObjectTexts(store, window);
+      expect(await readTexts(store, window, 10_000)).toEqual(expected);
+      expect(await readTexts(store, window, 10_000, 'wire-bytes')).toEqual(expected);
+    };
     try {
       for (let i = 0; i < 10; i++) await agrees(); // warm
       // Own writes: an update that moves an annotation, a delete, an insert that takes the rowid the delete freed, setAt and deleteAt.
@@ -219,13 +223,13 @@ describe('GET /annotations read fast path', () => {
   });
 });
 
-/** Every page of a read in the wire-json form, `limit` at a time. */
-async function readTexts(store: AnnotationStore, query: ReadQuery, limit: number): Promise<string[]> {
+/** Every page of a read in the wire-json form (or wire-bytes, decoded), `limit` at a time. */
+async function readTexts(store: AnnotationStore, query: ReadQuery, limit: number, form: 'wire-json' | 'wire-bytes' = 'wire-json'): Promise<string[]> {
   const out: string[] = [];
   let after: ReadPosition | null = null;
   do {
-    const page: { items: string[]; next: ReadPosition | null } = await store.read(query, { after, limit, form: 'wire-json' });
-    out.push(...page.items);
+    const page: { items: Array<string | Uint8Array>; next: ReadPosition | null } = await store.read(query, { after, limit, form });
+    out.push(...page.items.map((item) => (typeof item === 'string' ? item : Buffer.from(item).toString('utf8'))));
     after = page.next;
   } while (after !== null);
   return out;

@@ -614,12 +614,15 @@ export function describeStoreContract(
         }
       });
 
-      it('gives the wire-json form as the annotations\' output-form texts, byte for byte', async () => {
+      it('gives the wire-json form as the annotations\' output-form texts, and wire-bytes as their UTF-8 bytes, byte for byte', async () => {
         await store.addMany([ann(iv(1, 3, 48000), { id: 1, label: 'é "q"', confidence: 0.25 }), ann(iv(0, 5), { id: 2 }), refAnn(idFor(1), { id: 3 })]);
         for (const query of [{ window: iv(0, 10) }, {}, { tier: 'notes' }] as ReadQuery[]) {
           const objects = await store.read(query, { limit: 10, form: 'objects' });
           const texts = await store.read(query, { limit: 10, form: 'wire-json' });
-          expect(texts.items).toEqual(objects.items.map((a) => annotationWireJson(a, { seconds: true })));
+          const bytes = await store.read(query, { limit: 10, form: 'wire-bytes' });
+          const expected = objects.items.map((a) => annotationWireJson(a, { seconds: true }));
+          expect(texts.items).toEqual(expected);
+          expect(bytes.items.map((item) => Buffer.from(item))).toEqual(expected.map((text) => Buffer.from(text, 'utf8')));
         }
       });
 

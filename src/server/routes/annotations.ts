@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { annotationEtag } from '../../digest/etag.js';
 import type { Annotation } from '../../model/annotation.js';
 import { annotationToOutput } from '../../model/wire.js';
-import { asciiWireJsonArrayBytes, wireJsonArray } from '../../model/wire-json.js';
+import { wireJsonArrayBytes } from '../../model/wire-json.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
 import { annotationUpdatesFromWire } from '../../service/annotation-updates.js';
 import { PreconditionRequiredError } from '../../service/errors.js';
@@ -155,15 +155,15 @@ function registerList(app: FastifyInstance, { service }: RouteContext): void {
     validatorCompiler: parsedQueryCompiler(parseListQuery),
   }, async (request, reply) => {
     const { read, filters } = request.query;
-    const page = await service.read(read, 'wire-json');
+    const page = await service.read(read, 'wire-bytes');
     if (page.next) {
       const next = new URLSearchParams([...filters, ['limit', String(read.limit)], ['after', encodeCursor(page.next)]]);
       reply.header('Link', `</annotations?${next.toString()}>; rel="next"`);
       reply.header('X-Annot-Truncated', 'true');
     }
-    // Serialised by hand: the same bytes as JSON.stringify of the output forms, from the store's texts;
-    // plain ASCII needs no UTF-8 encoding: its character codes are its bytes, copied once into memory lent by the pool.
-    const body = page.asciiOnly ? asciiWireJsonArrayBytes(page.items, (length) => buffers.take(length, reply.raw)) : wireJsonArray(page.items);
+    // Serialised by hand: the same bytes as JSON.stringify of the output forms, from the store's kept
+    // bytes, copied once into memory lent by the pool.
+    const body = wireJsonArrayBytes(page.items, (length) => buffers.take(length, reply.raw));
     return reply.type('application/json; charset=utf-8').send(body);
   });
 }
