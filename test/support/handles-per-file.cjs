@@ -4,7 +4,7 @@
 // ran before in that worker. A file that leaves one open makes jest force its worker to exit at
 // the end ("A worker process has failed to exit gracefully"); the slowest-files reporter names
 // such files, so the leak is found without a slow --detectOpenHandles run.
-/* global expect -- jest's globals: this file runs inside every test file's environment */
+/* global expect, beforeAll -- jest's globals: this file runs inside every test file's environment */
 const { appendFileSync } = require('node:fs');
 
 // Kept on a core module's object: each test file gets its own `process` and globals, but core
@@ -19,17 +19,45 @@ function activeResources() {
   return counts;
 }
 
+/** What `now` holds beyond `baseline`, by type; FSReqCallback and the like are operations in flight, not handles left open. */
+function extras(now, baseline) {
+  const left = {};
+  for (const [type, count] of Object.entries(now)) {
+    const extra = count - (baseline[type] ?? 0);
+    if (extra > 0 && !/^FS|Promise|Immediate/.test(type)) left[type] = extra;
+  }
+  return left;
+}
+
+/** Per type, the fewer of the two counts. */
+function fewer(a, b) {
+  const out = {};
+  for (const [type, count] of Object.entries(a)) if (b[type] !== undefined) out[type] = Math.min(count, b[type]);
+  return out;
+}
+
 const log = process.env.ANNOT_JEST_HANDLES_LOG;
 const now = activeResources();
 const state = shared[KEY] ?? (shared[KEY] = { baseline: now, previous: undefined });
-if (log && state.previous !== undefined) {
-  // FSReqCallback and the like are operations in flight, not handles left open.
-  const left = Object.entries(now)
-    .filter(([type]) => !/^FS|Promise|Immediate/.test(type))
-    .map(([type, count]) => [type, count - (state.baseline[type] ?? 0)])
-    .filter(([, extra]) => extra > 0);
-  if (left.length > 0) appendFileSync(log, `${JSON.stringify({ file: state.previous, left: Object.fromEntries(left) })}\n`);
-}
+const baseline = state.baseline;
+const previous = state.previous;
 // What is open now is blamed on no later file: a leak is named once, on the file that left it.
 state.baseline = now;
 state.previous = expect.getState().testPath;
+const suspects = log && previous !== undefined ? extras(now, baseline) : {};
+if (Object.keys(suspects).length > 0) {
+  // A socket or pipe the previous file closed may still be closing when this file starts: give
+  // what it left until a deadline to go before naming it. Only what was there at the start is
+  // counted (this file's own handles come later), and what went is no longer in the baseline.
+  beforeAll(async () => {
+    const deadline = Date.now() + 3000;
+    let left = suspects;
+    while (Object.keys(left).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      left = fewer(left, extras(activeResources(), baseline));
+    }
+    state.baseline = fewer(now, activeResources());
+    for (const type of Object.keys(now)) state.baseline[type] ??= 0;
+    if (Object.keys(left).length > 0) appendFileSync(log, `${JSON.stringify({ file: previous, left })}\n`);
+  });
+}
