@@ -22,7 +22,11 @@ function startServe(location: string[]): Promise<Served> {
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match) resolve({ child, url: match[1] });
     });
-    child.on('close', (code) => reject(new Error(`annot serve exited (${code}) before listening: ${err}`)));
+    child.on('close', (code) => {
+      // Our end of its stdin stays open after the exit (a child's close waits only for stdout and stderr).
+      child.stdin.destroy();
+      reject(new Error(`annot serve exited (${code}) before listening: ${err}`));
+    });
   });
 }
 

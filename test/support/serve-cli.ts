@@ -24,7 +24,11 @@ export function serveCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
-  void exited.then(() => clearTimeout(killer));
+  // Our end of its stdin stays open after the exit (a child's close waits only for stdout and stderr).
+  void exited.then(() => {
+    clearTimeout(killer);
+    child.stdin.destroy();
+  });
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
