@@ -40,8 +40,8 @@ function idOfItem(item: Annotation | string | Uint8Array): string {
  * - A window is one keyset stream per duration class on the index (dur_class, start_f, rowid),
  *   each `LIMIT`ed, merged into exact (start, end, id) order (window-merge.ts).
  * - Once a connection keeps reading windows (WARM_AFTER), the interval index in memory
- *   (WarmWindowIndex), which skips SQLite's cost per row and keeps the rows' wire JSON, so the
- *   surfaces' form of a window read again is a walk and a join; kept in step with this
+ *   (WarmWindowIndex), which skips SQLite's cost per row and keeps the rows' wire JSON as bytes,
+ *   so a window read again is a walk and a copy of each row's bytes; kept in step with this
  *   connection's writes (`changed`, `inserted`) and dropped when another connection commits
  *   (`reset`), so no text outlives a change of its row.
  */

@@ -145,7 +145,7 @@ interface TextBudget {
  * next read) and dropped by the store when another connection commits. Its streams feed the same
  * merge as the SQL ones (window-merge.ts), so both give the same hits in the same order; this one
  * skips better-sqlite3's cost per row (about a microsecond, most of a window's time) and keeps
- * the rows' texts beside them, so a window read again is a walk over a few arrays and a join.
+ * the rows' texts beside them, so a window read again is a walk over a few arrays and a copy.
  */
 export class WarmWindowIndex implements TextBudget {
   private readonly classes = new Map<number, ClassColumns>();
