@@ -20,8 +20,7 @@ const MAX_TEXT_BYTES = 64 * 1024 * 1024;
  * One duration class's rows in (start_f, seq) order, as columns: numbers in typed arrays (times
  * are safe integers, exact in a double; about 60 bytes a row, so a million rows fit in 60 MB),
  * and each row's wire JSON once a read has built it, as UTF-8 bytes: outside V8's heap (a
- * collection never walks or moves them), and, made in index order by the background fill, side
- * by side in memory, so a window's texts are copied into its answer from a few cache lines.
+ * collection never walks or moves them) and ready to be copied into an answer as they are.
  * A row's bytes are never written again (a change forgets them), so a reader may keep them.
  */
 class ClassColumns implements TextHolder {
