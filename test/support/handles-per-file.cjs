@@ -46,11 +46,12 @@ state.baseline = now;
 state.previous = expect.getState().testPath;
 const suspects = log && previous !== undefined ? extras(now, baseline) : {};
 if (Object.keys(suspects).length > 0) {
-  // A socket or pipe the previous file closed may still be closing when this file starts: give
-  // what it left until a deadline to go before naming it. Only what was there at the start is
-  // counted (this file's own handles come later), and what went is no longer in the baseline.
+  // A socket or pipe the previous file closed may still be closing when this file starts (a child
+  // process that has not exited yet, on a busy machine): give what it left until a deadline to go
+  // before naming it. Only what was there at the start is counted (this file's own handles come
+  // later), and what went is no longer in the baseline.
   beforeAll(async () => {
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 10_000;
     let left = suspects;
     while (Object.keys(left).length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 25));
