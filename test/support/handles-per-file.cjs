@@ -12,10 +12,18 @@ const { appendFileSync } = require('node:fs');
 const KEY = Symbol.for('annot.test.handlesPerFile');
 const shared = require('node:async_hooks');
 
+/** The resource type a standard stream's handle is counted as, by the handle's class. */
+const STDIO_TYPES = { Pipe: 'PipeWrap', TTY: 'TTYWrap' };
+
 /** Counts of the resource types keeping the event loop alive, e.g. { Timeout: 2, TCPSocketWrap: 1 }. */
 function activeResources() {
   const counts = {};
   for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
+  // The worker's own standard streams, made the first time a file touches process.stdin (say), are no file's to close.
+  for (const handle of process._getActiveHandles()) {
+    const type = STDIO_TYPES[handle?._handle?.constructor?.name];
+    if (type !== undefined && [0, 1, 2].includes(handle._handle.fd) && counts[type] > 0) counts[type]--;
+  }
   return counts;
 }
 
