@@ -2,7 +2,6 @@ import { jest } from '@jest/globals';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance } from 'fastify';
 import { mountMcpOverHttp } from '../../src/mcp/http.js';
@@ -12,6 +11,7 @@ import { AnnotationService } from '../../src/service/annotation-service.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { ANNOT_BIN } from '../support/run-cli.js';
 import { eventually } from '../support/serve-cli.js';
+import type { Transport } from './mcp-client.js';
 
 jest.setTimeout(90_000);
 

@@ -1,8 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ANNOT_BIN } from '../support/run-cli.js';
+
+/** What the SDK's client connects over (stdio, HTTP, or a test's own). */
+export type Transport = Parameters<Client['connect']>[0];
 
 export interface ToolClient {
   readonly client: Client;
