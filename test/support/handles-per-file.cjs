@@ -66,7 +66,6 @@ if (Object.keys(suspects).length > 0) {
       left = fewer(left, extras(activeResources(), baseline));
     }
     state.baseline = fewer(now, activeResources());
-    for (const type of Object.keys(now)) state.baseline[type] ??= 0;
     if (Object.keys(left).length > 0) appendFileSync(log, `${JSON.stringify({ file: previous, left })}\n`);
   });
 }
