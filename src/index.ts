@@ -68,6 +68,9 @@ export {
 } from './schemas/registry.js';
 export { bodySchemaUri, isBodySchemaUri, parseBodySchemaUri } from './schemas/schema-uri.js';
 export { hasMigrationPath, migrate, registerMigration } from './schemas/migrations.js';
+// The SubRip and WebVTT cue migrations (v1 to v2) know their formats' markup, so they live with the formats.
+import { registerCueSchemaMigrations } from './adapters/cue-schema-migrations.js';
+registerCueSchemaMigrations();
 export { exportJsonSchemas } from './schemas/export.js';
 export { type ValidationIssue } from './schemas/validation-issue.js';
 export {

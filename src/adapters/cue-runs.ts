@@ -3,18 +3,21 @@ import { ASS_EVENT_SCHEMA, STYLES_META, type AssStyles } from './ass/ass-model.j
 import { assRuns, type AssStyleFlags } from './ass/ass-text.js';
 import { styleFlags } from './ass/ass-styles.js';
 import { bodyText } from './flat-cues.js';
-import { markupRuns } from './markup-runs.js';
-import { SRT_CUE_SCHEMA } from './srt/cue-schema.js';
-import { WEBVTT_CUE_SCHEMA } from './webvtt/cue-body.js';
-import { escapeCueText, PLAIN, plainRuns, taggedText, type StyledRun } from './styled-runs.js';
+import { SRT_CUE_SCHEMA, SRT_CUE_SCHEMA_V1 } from './srt/cue-schema.js';
+import { srtRuns } from './srt/srt-markup.js';
+import { keptRaw, plainCueText } from './plain-cue-text.js';
+import { WEBVTT_CUE_SCHEMA, WEBVTT_CUE_SCHEMA_V1 } from './webvtt/cue-body.js';
+import { webVttRuns } from './webvtt/cue-text.js';
+import { PLAIN, plainRuns, taggedText, type StyledRun } from './styled-runs.js';
 import { TTML_CUE_SCHEMA, TTML_HEAD_META } from './ttml/ttml-model.js';
 import { ttmlRunContext, ttmlRuns, type TtmlRunContext } from './ttml/ttml-runs.js';
 
 /**
  * The styled runs of any cue, by the format its body comes from, for a writer whose format
  * carries styling differently: SubStation events (override tags, and their style's own italic,
- * bold and underline), TTML paragraphs (spans and styles), SubRip and WebVTT tags. Bodies of other
- * formats are plain text. What the runs need from the document (styles) is read once per write.
+ * bold and underline), TTML paragraphs (spans and styles), SubRip and WebVTT tags (kept beside the
+ * plain text as written). Bodies of other formats are plain text. What the runs need from the
+ * document (styles) is read once per write.
  */
 export interface CueRunContext {
   readonly assStyles: ReadonlyMap<string, AssStyleFlags>;
@@ -25,9 +28,20 @@ export async function cueRunContext(meta: (key: string) => Promise<string | null
   return { assStyles: styleFlags(parsedStyles(await meta(STYLES_META))), ttml: ttmlRunContext(await meta(TTML_HEAD_META)) };
 }
 
-/** Whether a body's styling lives beside its text (ASS, TTML), so that a cue writer needs its runs. */
+/** Whether a body's styling lives beside its text (ASS, TTML, and SubRip and WebVTT markup), so that a cue writer needs its runs. */
 export function styledBesideText(annotation: Annotation): boolean {
-  return annotation.body_schema_uri === ASS_EVENT_SCHEMA || annotation.body_schema_uri === TTML_CUE_SCHEMA;
+  switch (annotation.body_schema_uri) {
+    case ASS_EVENT_SCHEMA:
+    case TTML_CUE_SCHEMA:
+    case SRT_CUE_SCHEMA_V1:
+    case WEBVTT_CUE_SCHEMA_V1:
+      return true;
+    case SRT_CUE_SCHEMA:
+    case WEBVTT_CUE_SCHEMA:
+      return typeof (annotation.body as Readonly<Record<string, unknown>>).raw === 'string';
+    default:
+      return false;
+  }
 }
 
 export function cueRuns(annotation: Annotation, context: CueRunContext): StyledRun[] {
@@ -46,25 +60,33 @@ export function cueRuns(annotation: Annotation, context: CueRunContext): StyledR
     }
     case TTML_CUE_SCHEMA:
       return ttmlRuns(body, text, context.ttml);
-    case WEBVTT_CUE_SCHEMA:
-      return markupRuns(text, true);
-    case SRT_CUE_SCHEMA:
-      return markupRuns(text, false);
+    case WEBVTT_CUE_SCHEMA: {
+      const raw = keptRaw(annotation);
+      return raw === null ? plainRuns(text) : webVttRuns(raw);
+    }
+    case SRT_CUE_SCHEMA: {
+      const raw = keptRaw(annotation);
+      return raw === null ? plainRuns(text) : srtRuns(raw);
+    }
+    case WEBVTT_CUE_SCHEMA_V1:
+      return webVttRuns(text);
+    case SRT_CUE_SCHEMA_V1:
+      return srtRuns(text);
     default:
-      return plainRuns(text);
+      return plainRuns(plainCueText(annotation) ?? '');
   }
 }
 
 /**
- * The cue's text with its italic, bold and underline as SubRip or WebVTT tags (`escape`: WebVTT's
- * character references too), for a body whose styling lives beside its text. The common event
- * of a SubStation file, plain text in a plain style, is its text.
+ * The cue's text with its italic, bold and underline as SubRip or WebVTT tags, each run's text
+ * made by `escape` into what the format reads back as that text. The common event of a
+ * SubStation file, plain text in a plain style, is its text.
  */
-export function taggedCueText(annotation: Annotation, context: CueRunContext, escape: boolean): string {
+export function taggedCueText(annotation: Annotation, context: CueRunContext, escape: (text: string) => string): string {
   const body = annotation.body as Readonly<Record<string, unknown>>;
   if (annotation.body_schema_uri === ASS_EVENT_SCHEMA && body.raw === undefined && typeof body.text === 'string' && !(typeof body.style === 'string' && body.style.startsWith('*'))) {
     const flags = typeof body.style === 'string' ? context.assStyles.get(body.style) : undefined;
-    if (flags === undefined || (!flags.italic && !flags.bold && !flags.underline)) return escape ? escapeCueText(body.text) : body.text;
+    if (flags === undefined || (!flags.italic && !flags.bold && !flags.underline)) return escape(body.text);
   }
   return taggedText(cueRuns(annotation, context), escape);
 }

@@ -136,6 +136,8 @@ class FlatTally {
   private selected = 0;
   private withConfidence = 0;
   private comments = 0;
+  private beforeZero = 0;
+  private cutAtZero = 0;
   roundedTimes = 0;
   private readonly tiersSeen = new Set<string>();
 
@@ -147,7 +149,7 @@ class FlatTally {
   keeps(annotation: Annotation): boolean {
     if (this.options.tier !== undefined && annotation.tier !== this.options.tier) return false;
     if (this.commentsKept === 'drop' && isComment(annotation)) return false;
-    return annotation.reference.kind === 'media';
+    return annotation.reference.kind === 'media' && !whollyBeforeZero(annotation);
   }
 
   /** Counts one annotation; whether it is written. */
@@ -164,6 +166,11 @@ class FlatTally {
       this.comments++;
       return false;
     }
+    if (whollyBeforeZero(annotation)) {
+      this.beforeZero++;
+      return false;
+    }
+    if (annotation.reference.interval.start.v < 0) this.cutAtZero++;
     this.selected++;
     this.tiersSeen.add(annotation.tier);
     if (annotation.confidence !== null) this.withConfidence++;
@@ -181,6 +188,8 @@ class FlatTally {
     if (this.comments > 0) dropped.push({ what: COMMENT_EVENTS_DROPPED, count: this.comments });
     if (this.tiersSeen.size > 1) dropped.push({ what: 'tier names (tiers merged into one track)', count: this.tiersSeen.size });
     if (this.roundedTimes > 0) dropped.push({ what: SUB_MILLISECOND_PRECISION, count: this.roundedTimes });
+    if (this.beforeZero > 0) dropped.push({ what: 'annotations wholly before 0 s (a subtitle time cannot be negative)', count: this.beforeZero });
+    if (this.cutAtZero > 0) dropped.push({ what: 'start times before 0 s (written as 0)', count: this.cutAtZero });
     return dropped;
   }
 }
@@ -198,12 +207,22 @@ function isComment(annotation: Annotation): boolean {
 
 function startOf(annotation: Annotation): number {
   const { start } = (annotation.reference as { interval: { start: { v: number; r: number } } }).interval;
-  return toMs(start.v, start.r);
+  return Math.max(0, toMs(start.v, start.r));
 }
 
+/**
+ * A cue's times in whole milliseconds. Subtitle times cannot be negative: a cue that starts before
+ * 0 s and ends after it is cut to start at 0 (one wholly before 0 s is not selected at all).
+ */
 function flatCue(annotation: Annotation): FlatCue {
   const { start, end } = (annotation.reference as { interval: { start: { v: number; r: number }; end: { v: number; r: number } } }).interval;
-  return { startMs: toMs(start.v, start.r), endMs: toMs(end.v, end.r), annotation };
+  return { startMs: Math.max(0, toMs(start.v, start.r)), endMs: Math.max(0, toMs(end.v, end.r)), annotation };
+}
+
+/** An annotation that ends before 0 s, or at 0 s having started before it: no subtitle format can time it. */
+function whollyBeforeZero(annotation: Annotation): boolean {
+  const { start, end } = (annotation.reference as { interval: { start: { v: number }; end: { v: number } } }).interval;
+  return end.v < 0 || (end.v === 0 && start.v < 0);
 }
 
 /** Ticks at a rate as whole milliseconds, to the nearest (ties to even) when not exact. */

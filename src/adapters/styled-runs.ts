@@ -45,10 +45,10 @@ export function mergedRuns(runs: readonly StyledRun[]): StyledRun[] {
 
 /**
  * The runs as SubRip or WebVTT text: `<b>`, `<i>` and `<u>` around the styled runs, opened in that
- * order and closed in the reverse one so that they nest; `escape` writes `&`, `<` and `>` as the
- * character references WebVTT needs (SubRip has none: its text is written as it is).
+ * order and closed in the reverse one so that they nest; `escape` makes each run's text what the
+ * format reads back as that text (WebVTT's character references, SubRip's word joiners).
  */
-export function taggedText(runs: readonly StyledRun[], escape: boolean): string {
+export function taggedText(runs: readonly StyledRun[], escape: (text: string) => string): string {
   let out = '';
   // Adjacent runs of one style are written as one (a tag pair around both).
   for (let i = 0; i < runs.length; i++) {
@@ -56,7 +56,7 @@ export function taggedText(runs: readonly StyledRun[], escape: boolean): string 
     let text = run.text;
     while (i + 1 < runs.length && sameStyle(runs[i + 1], run)) text += runs[++i].text;
     if (text.length === 0) continue;
-    if (escape) text = escapeCueText(text);
+    text = escape(text);
     const open = (run.bold ? '<b>' : '') + (run.italic ? '<i>' : '') + (run.underline ? '<u>' : '');
     if (open.length === 0) {
       out += text;
@@ -72,10 +72,4 @@ export function taggedText(runs: readonly StyledRun[], escape: boolean): string 
 
 function sameStyle(a: StyledRun, b: StyledRun): boolean {
   return a.italic === b.italic && a.bold === b.bold && a.underline === b.underline;
-}
-
-/** `&`, `<` and `>` as character references (WebVTT cue text). */
-export function escapeCueText(text: string): string {
-  if (!/[&<>]/.test(text)) return text;
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }

@@ -45,12 +45,15 @@ describe('SRT files from other tools', () => {
     expect(read.findings.map(brief)).toEqual(['warning timestamp_nonstandard @6']);
   });
 
-  it('go-astisub example-in-styled.srt: 10 subtitles with their HTML tags kept as written, and written back so', async () => {
+  it('go-astisub example-in-styled.srt: 10 subtitles read as plain text, their HTML tags kept beside it as written, and written back so', async () => {
     const read = await readFile(file('astisub_example-in-styled.srt'));
     expect(read.annotations).toHaveLength(10);
-    expect(texts(read)[0]).toBe('<font color="#00ff00"><b>[instrumental music]</b></font>');
-    expect(texts(read)[3]).toBe('<b><u>[dog barking]</u></b>');
-    expect(texts(read)[6]).toBe('<i>Test with multi line italics\nTerminated on the next line</i>');
+    expect(texts(read)[0]).toBe('[instrumental music]');
+    expect(read.annotations[0].body.raw).toBe('<font color="#00ff00"><b>[instrumental music]</b></font>');
+    expect(texts(read)[3]).toBe('[dog barking]');
+    expect(read.annotations[3].body.raw).toBe('<b><u>[dog barking]</u></b>');
+    expect(texts(read)[6]).toBe('Test with multi line italics\nTerminated on the next line');
+    expect(read.annotations[6].body.raw).toBe('<i>Test with multi line italics\nTerminated on the next line</i>');
     expect(read.annotations.map(ms).at(-1)).toEqual([720000, 780000]);
     const srt = await writeAs(read.store, '.srt');
     expect(srt).toContain('4\n00:01:01,662 --> 00:01:03,063\n<b><u>[dog barking]</u></b>\n\n');

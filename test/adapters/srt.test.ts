@@ -58,9 +58,9 @@ describe('the srt adapter', () => {
     const annotations = await loadAll(join(fixtures, 'tolerant.srt'));
     expect(annotations.map(ms)).toEqual([[1000, 2500], [3000, 4040], [5000, 6000]]);
     expect(annotations.map((a) => a.body)).toEqual([
-      { text: '<i>Hello</i> &amp; welcome', sequence: 1 },
+      { text: 'Hello &amp; welcome', raw: '<i>Hello</i> &amp; welcome', sequence: 1 },
       { text: 'no number, dot, two digits', sequence: null, coordinates: 'X1:40 X2:600 Y1:20 Y2:50' },
-      { text: '<font color="#00ff00">two</font>\nlines', sequence: 3 },
+      { text: 'two\nlines', raw: '<font color="#00ff00">two</font>\nlines', sequence: 3 },
     ]);
     expect(annotations[0].tier).toBe('subtitles');
     expect(annotations[0].provenance.was_generated_by).toBe('adapter:srt');

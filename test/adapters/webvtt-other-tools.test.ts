@@ -23,19 +23,22 @@ describe('WebVTT files from other tools', () => {
     expect(read.findings).toEqual([]);
   });
 
-  it("webvtt-py styles.vtt: 1 caption and the first style sheet as webvtt-py's test_parse_styles asserts (lines joined without their indentation)", async () => {
+  it("webvtt-py styles.vtt: 1 caption and the first style sheet as webvtt-py's test_parse_styles asserts (lines joined without their indentation), read as plain text with its tags beside it", async () => {
     const read = await readFile(file('webvttpy_styles.vtt'));
-    expect(texts(read)).toEqual(['- Hello <b>world</b>.']);
+    expect(texts(read)).toEqual(['- Hello world.']);
+    expect(read.annotations[0].body.raw).toBe('- Hello <b>world</b>.');
     const styles = preambleOf(read.meta).blocks.filter((block) => block.kind === 'STYLE');
     expect(styles).toHaveLength(2);
     expect(styles[0].text.split('\n').map((line) => line.trim()).join('')).toBe('::cue {background-image: linear-gradient(to bottom, dimgray, lightgray);color: papayawhip;}');
     expect(await writeAs(read.store, '.vtt')).toBe(`WEBVTT\n\nSTYLE\n${styles[0].text}\n\nSTYLE\n${styles[1].text}\n\n00:00:00.000 --> 00:00:10.000\n- Hello <b>world</b>.`); // no final line break, as in the file
   });
 
-  it("webvtt-py cue_tags.vtt: timestamp tags and class spans kept in .vtt, gone in .srt, giving the clean texts webvtt-py's test_clean_cue_tags asserts", async () => {
+  it("webvtt-py cue_tags.vtt: the clean texts webvtt-py's test_clean_cue_tags asserts, timestamp tags and class spans kept beside them for .vtt, gone in .srt", async () => {
     const read = await readFile(file('webvttpy_cue_tags.vtt'));
     expect(read.annotations.map(ms)).toEqual([[16500, 18500], [18500, 20500], [20500, 21500]]);
-    expect(texts(read)[1]).toBe('Like a <00:19.000>big-a <00:19.500>pizza <00:20.000>pie');
+    expect(texts(read)[1]).toBe('Like a big-a pizza pie');
+    expect(read.annotations[1].body.raw).toBe('Like a <00:19.000>big-a <00:19.500>pizza <00:20.000>pie');
+    expect(await writeAs(read.store, '.vtt')).toContain('Like a <00:19.000>big-a <00:19.500>pizza <00:20.000>pie');
     expect(await writeAs(read.store, '.srt')).toBe(
       "1\n00:00:16,500 --> 00:00:18,500\nWhen the moon hits your eye\n\n2\n00:00:18,500 --> 00:00:20,500\nLike a big-a pizza pie\n\n3\n00:00:20,500 --> 00:00:21,500\nThat's amore\n\n",
     );

@@ -9,7 +9,7 @@ import { loadIntoStore } from '../../src/adapters/load-into-store.js';
 import { dump, load } from '../../src/adapters/webvtt/codec.js';
 import { webvttFormat } from '../../src/adapters/webvtt/format.js';
 import { putSettings, type WebVttCueBody } from '../../src/adapters/webvtt/cue-body.js';
-import { firstVoice } from '../../src/adapters/webvtt/cue-markup.js';
+import { webVttPayloadOf, webVttPlainText, webVttVoice } from '../../src/adapters/webvtt/cue-text.js';
 import { formatCueSettings, parseCueSettings } from '../../src/adapters/webvtt/cue-settings.js';
 import { WebVttParser, type WebVttCue } from '../../src/adapters/webvtt/parser.js';
 import { LineBreakNormalizer } from '../../src/adapters/text-lines.js';
@@ -71,8 +71,8 @@ describe('the webvtt adapter', () => {
     expect(tiers).toEqual(['cues']);
     expect(annotations.map(ms)).toEqual([[0, 1500], [1500, 3000], [5000, 5000]]);
     // Its timestamps are written without hours, unlike the file's others: kept so it is written back so.
-    expect(annotations[0].body).toEqual({ text: '<v Roger Bingham>We are in New York City', id: 'intro', speaker: 'Roger Bingham', align: 'start', region: 'top', written_hours: 'none' });
-    expect(annotations[1].body).toEqual({ text: '<c.yellow>two</c> lines\nof text', id: '' });
+    expect(annotations[0].body).toEqual({ text: 'We are in New York City', id: 'intro', speaker: 'Roger Bingham', align: 'start', region: 'top', written_hours: 'none' });
+    expect(annotations[1].body).toEqual({ text: 'two lines\nof text', raw: '<c.yellow>two</c> lines\nof text', id: '' });
     expect(JSON.parse(meta['webvtt.regions'])).toEqual([{ id: 'top', width: 40, lines: 3, region_anchor: [0, 100], viewport_anchor: [0, 100], scroll: '' }]);
     expect(annotations[0].provenance.was_generated_by).toBe('adapter:webvtt');
     expect(annotations[0].reference).toMatchObject({ asset_id: 'webvtt:unspecified' });
@@ -126,9 +126,9 @@ describe('the webvtt adapter', () => {
     }
   });
 
-  it('keeps voice and class spans, karaoke timestamps and entities in the text as written', async () => {
+  it('reads the plain text, and keeps voice and class spans, karaoke timestamps and entities beside it as written', async () => {
     const path = write('spans.vtt', 'WEBVTT\n\n00:00.000 --> 00:05.000\n<v.loud Joe>Hi &amp; <00:00:01.000><c.red>bye</c></v>\n');
-    expect((await loadAll(path)).annotations[0].body.text).toBe('<v.loud Joe>Hi &amp; <00:00:01.000><c.red>bye</c></v>');
+    expect((await loadAll(path)).annotations[0].body).toEqual({ text: 'Hi & bye', raw: '<v.loud Joe>Hi &amp; <00:00:01.000><c.red>bye</c></v>', id: '', speaker: 'Joe' });
   });
 
   it('rejects a file without the WEBVTT signature with a FormatParseError naming file, line and column', async () => {
@@ -164,7 +164,7 @@ describe('the webvtt adapter', () => {
     ]));
     const one = join(dir, 'one.vtt');
     const oneReport = await dump(store, one, { targetName: one, tier: 'b', warn: () => undefined });
-    expect((await loadAll(one)).annotations.map((a) => [a.body.text, a.body.speaker])).toEqual([['<v S>late', 'S']]);
+    expect((await loadAll(one)).annotations.map((a) => [a.body.text, a.body.speaker])).toEqual([['late', 'S']]);
     expect(oneReport.dropped).toEqual(expect.arrayContaining([{ what: 'annotations on other tiers', count: 2 }]));
     await expect(dump(store, one, { targetName: one, tier: 'nope', warn: () => undefined })).rejects.toThrow(/tier "nope" is not in the store; known tiers: a, b/);
   });
@@ -273,8 +273,9 @@ describe('the webvtt adapter', () => {
 
 /** The body the reader gives a cue written with these settings (no regions defined): typed fields, the text as written only when needed. */
 function readBody(c: { text: string; id: string; settings: string }): Record<string, unknown> {
-  const body: WebVttCueBody = { text: c.text, id: c.id };
-  const speaker = firstVoice(c.text);
+  const text = webVttPlainText(c.text);
+  const speaker = webVttVoice(c.text);
+  const body: WebVttCueBody = webVttPayloadOf(text, speaker) === c.text ? { text, id: c.id } : { text, raw: c.text, id: c.id };
   if (speaker !== null) body.speaker = speaker;
   const typed = parseCueSettings(c.settings, () => false);
   putSettings(body, typed);

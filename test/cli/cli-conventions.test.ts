@@ -64,7 +64,7 @@ describe('CLI conventions', () => {
       expect(result.code).toBe(0);
       const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
       expect(lines).toHaveLength(1);
-      expect(lines[0].body.text).toBe('<v Jonas>The lamp turned once every twelve seconds.');
+      expect(lines[0].body).toMatchObject({ text: 'The lamp turned once every twelve seconds.', speaker: 'Jonas' });
     });
 
     it('takes --from', async () => {

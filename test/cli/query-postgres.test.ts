@@ -21,7 +21,7 @@ describeWithPostgres('annot query on a PostgreSQL project URL', await postgresUn
     const fromFile = await runCli(['query', TALK, '--start', '11.125', '--end', '15']);
     const texts = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line).body.text);
     expect(texts(fromDatabase.stdout)).toEqual(texts(fromFile.stdout));
-    expect(texts(fromDatabase.stdout)).toEqual(['<v Jonas>The lamp turned once every twelve seconds.']);
+    expect(texts(fromDatabase.stdout)).toEqual(['The lamp turned once every twelve seconds.']);
 
     const typo = await runCli(['query', url, '--tier', 'cue']);
     expect(typo.code).toBe(1);

@@ -2,7 +2,8 @@ import { createWriteStream } from 'node:fs';
 import type { Annotation } from '../../model/annotation.js';
 import type { DumpOptions, DumpReport, FlatSelection } from '../adapter.js';
 import { cueRunContext, cueRuns, type CueRunContext } from '../cue-runs.js';
-import { bodyText, SUB_MILLISECOND_PRECISION } from '../flat-cues.js';
+import { SUB_MILLISECOND_PRECISION } from '../flat-cues.js';
+import { plainCueText } from '../plain-cue-text.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { allocateHeader, collectHeader, fieldText, headerText, type AssHeader } from './ass-header.js';
 import { ASS_EVENT_SCHEMA, canonicalColumn } from './ass-model.js';
@@ -101,7 +102,7 @@ function eventLine(annotation: Annotation, header: AssHeader, runs: CueRunContex
 
 /** The Text field: the raw text read, while the body's text still says what it says; else the text, escaped. */
 function eventText(annotation: Annotation, body: Readonly<Record<string, unknown>>, fromAss: boolean, runs: CueRunContext, tally: AssTally): string {
-  const text = bodyText(body);
+  const text = plainCueText(annotation);
   if (text === null) {
     tally.noText++;
     return '';

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../json/json-body.js';
 import type { Tier } from '../../model/tier.js';
-import { bodyText, bodyTextKey } from '../flat-cues.js';
+import { plainCueText } from '../plain-cue-text.js';
 import { ANNOTATION_ATTRIBUTE_KEYS, CONSTRAINT_DESCRIPTIONS, CONSTRAINT_OF_STEREOTYPE, DEFAULT_ASSET_ID, TIER_ATTRIBUTE_KEYS, type PlainElement } from './eaf-model.js';
 import type { EafWriteState, WrittenAnnotation } from './eaf-write-state.js';
 import { attributeList, escapeAttribute, escapeText, type ChunkedWriter } from './xml-write.js';
@@ -88,7 +88,7 @@ export function parentRefOf(tier: Tier, tierByName: ReadonlyMap<string, Tier>): 
 function annotationXml(item: WrittenAnnotation): string {
   const { body } = item.annotation;
   const extra: Attributes = ANNOTATION_ATTRIBUTE_KEYS.map(([attribute, key]) => [attribute, typeof body[key] === 'string' ? (body[key] as string) : undefined]);
-  const value = escapeText(bodyTextKey(body) !== null ? (bodyText(body) as string) : textOf(body.text));
+  const value = escapeText(plainCueText(item.annotation) ?? textOf(body.text));
   const [element, attributes]: [string, Attributes] =
     item.ref !== undefined
       ? ['REF_ANNOTATION', [['ANNOTATION_ID', item.eafId], ['ANNOTATION_REF', item.ref], ['PREVIOUS_ANNOTATION', item.previous], ...extra]]

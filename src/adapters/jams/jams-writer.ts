@@ -8,6 +8,7 @@ import type { RationalTime } from '../../time/rational-time.js';
 import type { DumpOptions, DumpReport } from '../adapter.js';
 import { JAMS_META, JAMS_OBSERVATION_SCHEMA } from './jams-reader.js';
 import { parseJsonText, restoreNonFinite, stringifyWithNonFinite } from '../json-text.js';
+import { plainCueText } from '../plain-cue-text.js';
 
 /** What the reader kept in a tier's metadata `jams`. */
 interface TierJams {
@@ -130,7 +131,7 @@ function secondsNumber(time: RationalTime): { value: number; exact: boolean } {
 function valueAndConfidence(annotation: Annotation): { value: unknown; confidence: unknown } {
   const body = annotation.body as Record<string, unknown>;
   if (annotation.body_schema_uri !== JAMS_OBSERVATION_SCHEMA) {
-    const value = typeof body.text === 'string' ? body.text : body;
+    const value = plainCueText(annotation) ?? body;
     return { value, confidence: annotation.confidence };
   }
   const recorded = body.non_finite as Record<string, string> | undefined;

@@ -10,7 +10,9 @@ import { LazyJsonArray, MAX_JSON_DEPTH, parseJson } from '../json-text.js';
 import { decodeSource } from '../source-text.js';
 import { framerateOf, framerateText, regionInterval, regionTime, type RegionTime } from './region-time.js';
 
-export const LABEL_STUDIO_REGION_SCHEMA = 'annot://schema/label-studio-region/v1';
+import { LABEL_STUDIO_REGION_SCHEMA } from './region-schema.js';
+
+export { LABEL_STUDIO_REGION_SCHEMA };
 export const LABEL_STUDIO_DEFAULT_ASSET = 'label-studio:unspecified';
 /** Store meta key holding the tasks without their timed results (see readLabelStudio). */
 export const LABEL_STUDIO_TASKS_META = 'label_studio.tasks';

@@ -7,6 +7,7 @@ import type { DumpOptions, DumpReport } from '../adapter.js';
 import { ImportClock } from '../import-clock.js';
 import { CONTAINER_KINDS, LABEL_STUDIO_REGION_SCHEMA, LABEL_STUDIO_TASKS_META, REGION_PLACEHOLDER, type ContainerKind } from './ls-reader.js';
 import { framerateFromText, framerateOf, framerateText, framesAt, regionInterval, regionTime, type TimeUnit } from './region-time.js';
+import { plainCueText } from '../plain-cue-text.js';
 
 type Json = Record<string, unknown>;
 
@@ -97,8 +98,9 @@ function resultOf(annotation: Annotation, containerScore: unknown, counts: Count
   counts.provenance++;
   if (annotation.body_schema_uri !== LABEL_STUDIO_REGION_SCHEMA) {
     const body = annotation.body as Json;
-    const text = typeof body.text === 'string' ? body.text : JSON.stringify(body);
-    if (typeof body.text !== 'string' || Object.keys(body).some((key) => !['text', 'source_id'].includes(key) && body[key] !== null)) counts.otherBodies++;
+    const plain = plainCueText(annotation);
+    const text = plain ?? JSON.stringify(body);
+    if (plain === null || Object.keys(body).some((key) => !['text', 'source_id'].includes(key) && body[key] !== null)) counts.otherBodies++;
     const result: Json = { id: annotation.id, type: 'labels', from_name: annotation.tier, to_name: 'audio', value: { start: interval.start.toSeconds(), end: interval.end.toSeconds(), labels: [text] } };
     if (annotation.confidence !== null) result.score = annotation.confidence;
     return result;

@@ -1,4 +1,5 @@
 import { RationalTime } from '../../time/rational-time.js';
+import { plainCueText } from '../plain-cue-text.js';
 import { isObject, type OtioObject, type OtioValue } from './otio-json.js';
 import { addTimes, rateOf, subtractTimes, writeOtioRange, writeOtioTime } from './otio-time.js';
 import type { Timed } from './write-collect.js';
@@ -33,7 +34,7 @@ export function writeItem(item: Timed): WrittenItem {
   const range: OtioObject = body.source_range === undefined && verbatim && timedByMedia ? {} : { source_range: sourceRange(body, duration, kept) };
   const metadata: OtioObject = isObject(body.metadata) ? { metadata: body.metadata } : verbatim ? {} : { metadata: {} };
   const extra = isObject(body.extra) ? body.extra : {};
-  const name = typeof body.name === 'string' ? body.name : typeof body.text === 'string' ? body.text : '';
+  const name = typeof body.name === 'string' ? body.name : (plainCueText(item) ?? '');
   if (body.kind === 'item') {
     const schema = typeof body.otio_schema === 'string' ? body.otio_schema : 'Gap.1';
     // Gaps and compositions own markers (attached once placed); nested children are filled in then.
@@ -117,7 +118,7 @@ export function writeMarker(marker: Timed, origin: RationalTime): OtioObject {
   const kept = keptRange(body.marked_range);
   const markedRange = kept.start && kept.duration && kept.start.equals(start) && kept.duration.equals(duration) ? body.marked_range : writeOtioRange(start, duration, rateOf(body.marked_range));
   const extra = isObject(body.extra) ? body.extra : {};
-  const name = typeof body.name === 'string' ? body.name : typeof body.text === 'string' ? body.text : '';
+  const name = typeof body.name === 'string' ? body.name : (plainCueText(marker) ?? '');
   const verbatim = typeof body.otio_schema === 'string';
   const out: OtioObject = {
     OTIO_SCHEMA: verbatim ? (body.otio_schema as string) : 'Marker.2',

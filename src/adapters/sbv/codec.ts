@@ -10,7 +10,8 @@ import { ALL_STAMPS, type DumpOptions, type DumpReport, type FlatSelection, type
 import { CueFindings } from '../cue-findings.js';
 import { cueRunContext, cueRuns } from '../cue-runs.js';
 import { FormatParseError } from '../errors.js';
-import { bodyText, selectFlatCues } from '../flat-cues.js';
+import { selectFlatCues } from '../flat-cues.js';
+import { plainCueText } from '../plain-cue-text.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { anyStyled, runsText } from '../styled-runs.js';
@@ -96,7 +97,7 @@ export async function writeSbv(selection: FlatSelection, meta: (key: string) => 
   try {
     for await (const { startMs, endMs, annotation } of selection.cues()) {
       const body = annotation.body as Readonly<Record<string, unknown>>;
-      if (bodyText(body) === null) lost.noText++;
+      if (plainCueText(annotation) === null) lost.noText++;
       const runs = cueRuns(annotation, runContext);
       if (anyStyled(runs)) lost.styled++;
       let text = runsText(runs);

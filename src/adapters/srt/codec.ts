@@ -12,16 +12,19 @@ import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { CueFindings } from '../cue-findings.js';
 import { CUE_LAYOUT_FIELDS, blankLinesOf, mostCommon } from '../cue-layout.js';
-import { firstVoice, withoutWebVttMarkup } from '../webvtt/cue-markup.js';
+import { hasWebVttOnlyMarkup, webVttVoice } from '../webvtt/cue-text.js';
+import { WEBVTT_CUE_SCHEMA, WEBVTT_CUE_SCHEMA_V1 } from '../webvtt/cue-body.js';
 import { cueRunContext, styledBesideText, taggedCueText } from '../cue-runs.js';
-import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
+import { keptRaw, plainCueText } from '../plain-cue-text.js';
+import { selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { fileDecoder } from '../source-text.js';
 import { LaidOutWriter, layoutMeta, layoutOf, readLayout, TEXT_LAYOUT_META } from '../text-layout.js';
 import { textLineBatches } from '../text-lines.js';
 import { SPEAKERS_NOT_WRITTEN, speakerPrefixed, writesSpeakerPrefix } from '../speaker-prefix.js';
 import { BufferedTextWriter } from '../text-writer.js';
-import { SRT_CUE_SCHEMA } from './cue-schema.js';
+import { SRT_CUE_SCHEMA, SRT_CUE_SCHEMA_V1 } from './cue-schema.js';
 import { formatSrtTimestamp, parseSrtTimestamp, SrtParser, type SrtCue } from './parser.js';
+import { escapeSrtText, srtPlainText } from './srt-markup.js';
 
 export { SRT_CUE_SCHEMA };
 /** Tier of the imported subtitles when the caller names none (`--tier`). */
@@ -31,6 +34,7 @@ export const DEFAULT_SRT_ASSET = 'srt:unspecified';
 interface SrtCueBody {
   text: string;
   sequence: number | null;
+  raw?: string;
   coordinates?: string;
   written_end?: string;
   blank_lines_before?: number;
@@ -76,7 +80,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     }
     const start = time(cue.startMs, clock, options.sourceName, cue.line);
     const interval = cue.writtenEnd === null ? new TimeInterval(start, time(cue.endMs, clock, options.sourceName, cue.line)) : TimeInterval.point(start);
-    const body: SrtCueBody = { text: cue.text, sequence: cue.sequence };
+    const body: SrtCueBody = cueBody(cue);
     if (cue.coordinates.length > 0) body.coordinates = cue.coordinates;
     if (cue.writtenEnd !== null) body.written_end = cue.writtenEnd;
     // A cue set apart from the one above otherwise than the file's cues usually are keeps its blank lines (cue-layout.ts).
@@ -128,6 +132,12 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   };
 }
 
+/** The cue's plain text, with its lines as written beside it when they hold markup that the text written back would not give. */
+function cueBody(cue: SrtCue): SrtCueBody {
+  const text = srtPlainText(cue.text);
+  return escapeSrtText(text) === cue.text ? { text, sequence: cue.sequence } : { text, sequence: cue.sequence, raw: cue.text };
+}
+
 function time(ms: number, clock: ImportClock, file: string, line: number): RationalTime {
   if (!Number.isSafeInteger(ms)) throw new FormatParseError(file, { line, column: 1 }, 'expected a timestamp within 2^53 milliseconds');
   return clock.milliseconds(ms, file, line);
@@ -170,16 +180,14 @@ export async function writeSrt(selection: FlatSelection, meta: (key: string) => 
         if (written !== null && written < startMs) end = body.written_end;
       }
       const coordinates = typeof body.coordinates === 'string' && !/[\r\n]/.test(body.coordinates) ? ` ${body.coordinates}` : '';
-      const written = bodyText(body);
+      const written = plainCueText(annotation);
       if (written === null) noText++;
-      // WebVTT-only markup would show literally in SRT players: voices, classes, ruby, timestamp tags.
-      // Text read from SubRip is SubRip text already: whatever tags it holds are written as they were.
-      const fromSrt = annotation.body_schema_uri === SRT_CUE_SCHEMA;
-      // ASS and TTML keep their styling beside the plain text: it comes back as SubRip's own tags.
-      const styled = written !== null && styledBesideText(annotation);
-      const plain = written === null ? '' : fromSrt ? written : styled ? taggedCueText(annotation, runContext, false) : withoutWebVttMarkup(written);
-      if (plain !== (written ?? '') && !styled) cleaned++;
-      const speaker = typeof body.speaker === 'string' ? body.speaker : written === null || fromSrt ? null : firstVoice(written);
+      const speaker = typeof body.speaker === 'string' ? body.speaker : annotation.body_schema_uri === WEBVTT_CUE_SCHEMA_V1 ? webVttVoice(String(body.text)) : null;
+      const fromSrt = annotation.body_schema_uri === SRT_CUE_SCHEMA || annotation.body_schema_uri === SRT_CUE_SCHEMA_V1;
+      const raw = fromSrt ? keptRaw(annotation) : null;
+      // SubRip read from SubRip is written as it was; other markup comes back as SubRip's own tags.
+      const plain = written === null ? '' : raw !== null ? raw : styledBesideText(annotation) ? taggedCueText(annotation, runContext, escapeSrtText) : escapeSrtText(written);
+      if (fromWebVtt(annotation) && hasWebVttOnlyMarkup(keptRaw(annotation))) cleaned++;
       let text = plain;
       if (speaker !== null && speaker.trim().length > 0) {
         if (prefix) text = speakerPrefixed(speaker, plain);
@@ -215,6 +223,10 @@ export async function writeSrt(selection: FlatSelection, meta: (key: string) => 
   if (cleaned > 0) dropped.push({ what: 'WebVTT-only markup (voice, class and language spans, ruby text, timestamp tags) removed from the text', count: cleaned });
   if (speakers > 0) dropped.push({ what: SPEAKERS_NOT_WRITTEN, count: speakers });
   return { dropped };
+}
+
+function fromWebVtt(annotation: Annotation): boolean {
+  return annotation.body_schema_uri === WEBVTT_CUE_SCHEMA || annotation.body_schema_uri === WEBVTT_CUE_SCHEMA_V1;
 }
 
 /** The text as SRT lines: LF breaks, no blank or whitespace-only line (it would end the subtitle). */

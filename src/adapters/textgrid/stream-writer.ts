@@ -2,7 +2,8 @@ import { createWriteStream } from 'node:fs';
 import type { Annotation } from '../../model/annotation.js';
 import { compareFractions, fractionToDecimal, type Fraction } from '../../time/decimal.js';
 import type { DumpOptions, DumpReport, ReplayableDocument } from '../adapter.js';
-import { bodyText, bodyTextKey } from '../flat-cues.js';
+import { bodyTextKey } from '../flat-cues.js';
+import { plainCueText } from '../plain-cue-text.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { readGridBound, TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from './meta-keys.js';
 
@@ -60,7 +61,7 @@ async function surveyOf(document: ReplayableDocument, tierName: string): Promise
     const body = annotation.body as Record<string, unknown>;
     const textKey = bodyTextKey(body);
     if (Object.keys(body).some((key) => key !== textKey)) survey.otherFields++;
-    if (bodyText(body) === null) survey.noText++;
+    if (plainCueText(annotation) === null) survey.noText++;
   }
   return survey;
 }
@@ -99,7 +100,7 @@ async function writeIntervals(document: ReplayableDocument, path: string, layout
     for await (const annotation of secondPass) {
       const span = intervalOf(annotation) as { start: Fraction; end: Fraction };
       if (compareFractions(cursor, span.start) < 0) await out.interval(cursor, span.start, '');
-      await out.interval(span.start, span.end, bodyText(annotation.body as Record<string, unknown>) ?? '');
+      await out.interval(span.start, span.end, plainCueText(annotation) ?? '');
       cursor = span.end;
       written++;
     }

@@ -1,7 +1,8 @@
 import type { Annotation } from '../../model/annotation.js';
 import type { AnnotationStore } from '../../store/store.js';
 import { compareFractions, divideRounding, reduce, type Fraction } from '../../time/decimal.js';
-import { bodyText, bodyTextKey } from '../flat-cues.js';
+import { bodyTextKey } from '../flat-cues.js';
+import { plainCueText } from '../plain-cue-text.js';
 import { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from './meta-keys.js';
 import type { TextGridWriteState } from './textgrid-write-state.js';
 
@@ -37,7 +38,7 @@ function place(state: TextGridWriteState, annotation: Annotation, start: Fractio
   const body = annotation.body as Record<string, unknown>;
   const textKey = bodyTextKey(body);
   if (Object.keys(body).some((key) => key !== textKey)) counts.otherFields++;
-  const text = bodyText(body);
+  const text = plainCueText(annotation);
   if (text === null) counts.noText++;
   const entry = state.itemsOf(annotation.tier);
   const item = { start, end, text: text ?? '' };

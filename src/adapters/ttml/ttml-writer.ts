@@ -4,7 +4,8 @@ import type { AnnotationStore } from '../../store/store.js';
 import { reduce } from '../../time/decimal.js';
 import type { DumpOptions, DumpReport, FlatSelection } from '../adapter.js';
 import { cueRunContext, cueRuns, type CueRunContext } from '../cue-runs.js';
-import { bodyText, selectFlatCues, SUB_MILLISECOND_PRECISION } from '../flat-cues.js';
+import { selectFlatCues, SUB_MILLISECOND_PRECISION } from '../flat-cues.js';
+import { plainCueText } from '../plain-cue-text.js';
 import { mergedRuns, type StyledRun } from '../styled-runs.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { add, compare, lcm, type Seconds } from './exact-seconds.js';
@@ -105,7 +106,7 @@ async function collect(selection: FlatSelection, meta: (key: string) => Promise<
   for (const name of Object.keys(state.root)) state.names.add(name);
   for await (const { annotation } of selection.cues()) {
     const { start, end } = (annotation.reference as { interval: { start: { v: number; r: number }; end: { v: number; r: number } } }).interval;
-    const begin = reduce(BigInt(start.v), BigInt(start.r));
+    const begin = reduce(BigInt(Math.max(0, start.v)), BigInt(start.r));
     time(begin);
     time(reduce(BigInt(end.v), BigInt(end.r)));
     const body = annotation.body as Readonly<Record<string, unknown>>;
@@ -199,8 +200,8 @@ function paragraphXml(annotation: Annotation, state: WriteState, runs: CueRunCon
   const body = annotation.body as Readonly<Record<string, unknown>>;
   const { start, end } = (annotation.reference as { interval: { start: { v: number; r: number }; end: { v: number; r: number } } }).interval;
   if (state.rounding) state.lost.rounded++;
-  let attributes = ` begin="${timeExpression(reduce(BigInt(start.v), BigInt(start.r)), state)}" end="${timeExpression(reduce(BigInt(end.v), BigInt(end.r)), state)}"`;
-  const text = bodyText(body);
+  let attributes = ` begin="${timeExpression(reduce(BigInt(Math.max(0, start.v)), BigInt(start.r)), state)}" end="${timeExpression(reduce(BigInt(end.v), BigInt(end.r)), state)}"`;
+  const text = plainCueText(annotation);
   if (text === null) state.lost.noText++;
   const fromTtml = annotation.body_schema_uri === TTML_CUE_SCHEMA;
   if (fromTtml) attributes += ttmlAttributes(body, state, written);

@@ -10,7 +10,9 @@ import { escapePointer, LazyJsonArray, MAX_JSON_DEPTH, parseJson, parseJsonText 
 import { decodeSource } from '../source-text.js';
 import { MediaFragmentError, temporalFragment, type TemporalFragment } from './media-fragment.js';
 
-export const WEB_ANNOTATION_SCHEMA = 'annot://schema/web-annotation/v1';
+import { WEB_ANNOTATION_SCHEMA } from './annotation-schema.js';
+
+export { WEB_ANNOTATION_SCHEMA };
 export const WEB_ANNOTATION_DEFAULT_ASSET = 'web-annotation:unspecified';
 export const WEB_ANNOTATION_DEFAULT_TIER = 'annotations';
 export const W3C_CONTEXT = 'http://www.w3.org/ns/anno.jsonld';

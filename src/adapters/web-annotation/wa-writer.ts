@@ -7,6 +7,7 @@ import type { DumpOptions, DumpReport } from '../adapter.js';
 import { ImportClock } from '../import-clock.js';
 import { temporalFragment, withTemporal } from './media-fragment.js';
 import { valueAt, W3C_CONTEXT, WEB_ANNOTATION_META, WEB_ANNOTATION_SCHEMA, type DocumentMeta } from './wa-reader.js';
+import { plainCueText } from '../plain-cue-text.js';
 
 type Json = Record<string, unknown>;
 
@@ -119,7 +120,7 @@ function targetFor(body: Json, interval: TimeInterval, counts: Counts): unknown 
 /** An annotation from another format: a TextualBody on a FragmentSelector of its asset. */
 function foreignItem(annotation: Annotation, reference: MediaRef, id: string, counts: Counts): Json {
   const body = annotation.body as Json;
-  const text = typeof body.text === 'string' ? body.text : null;
+  const text = plainCueText(annotation);
   if (text === null || Object.keys(body).some((key) => !['text', 'source_id'].includes(key) && body[key] !== null)) counts.otherBodies++;
   const { fragment, exact } = withTemporal('', reference.interval.start, reference.interval.end);
   if (!exact) counts.inexact++;

@@ -9,13 +9,14 @@ import { ALL_STAMPS, type DumpOptions, type DumpReport, type FormatCodec, type L
 import { FormatParseError } from '../errors.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
-import { hasTypedSettings, putSettings, SETTING_FIELDS, settingsOfBody, WEBVTT_CUE_SCHEMA, type WebVttCueBody } from './cue-body.js';
+import { hasTypedSettings, putSettings, SETTING_FIELDS, settingsOfBody, WEBVTT_CUE_SCHEMA, WEBVTT_CUE_SCHEMA_V1, type WebVttCueBody } from './cue-body.js';
 import { formatCueSettings, parseCueSettings, sameCueSettings } from './cue-settings.js';
-import { firstVoice, withVoice } from './cue-markup.js';
+import { escapeWebVttText, voiceTag, webVttPayloadOf, webVttPlainText, webVttVoice } from './cue-text.js';
 import { CueFindings } from '../cue-findings.js';
 import { CUE_LAYOUT_FIELDS, blankLinesOf, hoursByStyle, mostCommon, usualHoursStyle, writtenHoursOf, type HoursStyle, type WrittenHours } from '../cue-layout.js';
-import { cueRunContext, styledBesideText, taggedCueText } from '../cue-runs.js';
-import { bodyText, selectFlatCues, type FlatSelection } from '../flat-cues.js';
+import { cueRunContext, type CueRunContext, styledBesideText, taggedCueText } from '../cue-runs.js';
+import { keptRaw, plainCueText } from '../plain-cue-text.js';
+import { selectFlatCues, type FlatSelection } from '../flat-cues.js';
 import { readRegions, REGIONS_META_KEY, regionsOfPreamble, toWire, withRegions } from './regions.js';
 import { WebVttParser, WebVttSignatureError, type WebVttBlock, type WebVttCue } from './parser.js';
 import { isSafeBlock, PREAMBLE_META_KEY, preambleOf, readPreamble, writePreamble } from './preamble.js';
@@ -142,10 +143,15 @@ function reportNuls(chunk: string, line: number, findings: CueFindings): void {
   }
 }
 
-/** A cue's body: its text, id, speaker, settings (typed, and as written when those do not give them back) and the NOTEs before it. */
+/**
+ * A cue's body: its plain text (with the payload as written when the text and speaker written
+ * back would not give it), id, speaker, settings (typed, and as written when those do not give
+ * them back) and the NOTEs before it.
+ */
 function cueBody(cue: WebVttCue, hasRegion: (id: string) => boolean, notesBefore: string[] | undefined): WebVttCueBody {
-  const body: WebVttCueBody = { text: cue.text, id: cue.id };
-  const speaker = firstVoice(cue.text);
+  const text = webVttPlainText(cue.text);
+  const speaker = webVttVoice(cue.text);
+  const body: WebVttCueBody = webVttPayloadOf(text, speaker) === cue.text ? { text, id: cue.id } : { text, raw: cue.text, id: cue.id };
   if (speaker !== null) body.speaker = speaker;
   if (cue.settings.length > 0) {
     const settings = parseCueSettings(cue.settings, hasRegion);
@@ -233,14 +239,11 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
         if (isSafeLine(settings)) block += ` ${settings}`;
         else droppedSettings++;
       }
-      const bodyWritten = bodyText(body);
-      if (bodyWritten === null) noText++;
-      // ASS and TTML keep their styling beside the plain text: it comes back as WebVTT's own tags.
-      const written = bodyWritten !== null && styledBesideText(annotation) ? taggedCueText(annotation, runContext, true) : bodyWritten;
-      // A speaker from another format (an EAF participant, an SRT "Name:") comes back as a voice span.
-      const text = typeof body.speaker === 'string' && written !== null && firstVoice(written) === null ? withVoice(written, body.speaker) : written;
-      const safe = cueText(text ?? '');
-      if (safe !== (text ?? '')) alteredText++;
+      const written = plainCueText(annotation);
+      if (written === null) noText++;
+      const text = written === null ? '' : cuePayload(annotation, written, runContext);
+      const safe = cueText(text);
+      if (safe !== text) alteredText++;
       block += '\n';
       for (const key of Object.keys(body)) {
         if (!CUE_FIELDS.has(key)) {
@@ -274,6 +277,20 @@ export async function writeWebVtt(selection: FlatSelection, meta: (key: string) 
   if (alteredText > 0) dropped.push({ what: 'cue text changed to stay valid WebVTT (blank lines removed, "-->" escaped)', count: alteredText });
   if (droppedNotes > 0) dropped.push({ what: 'NOTE blocks that are not valid WebVTT comments', count: droppedNotes });
   return { dropped };
+}
+
+/**
+ * A cue's payload: WebVTT read from WebVTT as it was written (unless its text or speaker changed
+ * since), else the plain text escaped, its styling from another format as WebVTT's own tags, and a
+ * speaker (an EAF participant, an SRT "Name:") as a voice span.
+ */
+function cuePayload(annotation: Annotation, plain: string, runContext: CueRunContext): string {
+  const fromWebVtt = annotation.body_schema_uri === WEBVTT_CUE_SCHEMA || annotation.body_schema_uri === WEBVTT_CUE_SCHEMA_V1;
+  const raw = fromWebVtt ? keptRaw(annotation) : null;
+  if (raw !== null) return raw;
+  const speaker = (annotation.body as Readonly<Record<string, unknown>>).speaker;
+  const text = styledBesideText(annotation) ? taggedCueText(annotation, runContext, escapeWebVttText) : escapeWebVttText(plain);
+  return typeof speaker === 'string' ? voiceTag(speaker) + text : text;
 }
 
 /** The timestamps of a cue, with their hours as `hours` says (always when a time is an hour or more). */

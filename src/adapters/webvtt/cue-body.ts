@@ -2,17 +2,23 @@ import type { WrittenHours } from '../cue-layout.js';
 import type { WebVttCueSettings } from './cue-settings.js';
 
 /**
- * The body of an imported WebVTT cue (schema annot://schema/webvtt-cue/v1): what the file says
- * about the cue beyond its times, so that it is written back as it was. The cue settings are
+ * The body of an imported WebVTT cue (schema annot://schema/webvtt-cue/v2): what the file says
+ * about the cue beyond its times, so that it is written back as it was. `text` is the plain text
+ * a person reads (cue-text.ts); the payload as written is kept in `raw` only when the text and
+ * speaker written back would not give it (tags, references). The cue settings are
  * typed fields, each present only when the file stated a valid value (the W3C algorithm's
  * defaults are not filled in); `settings` keeps the text as written only when writing the typed
  * fields would not give it back (other order, invalid or repeated settings).
  */
-export const WEBVTT_CUE_SCHEMA = 'annot://schema/webvtt-cue/v1';
+export const WEBVTT_CUE_SCHEMA = 'annot://schema/webvtt-cue/v2';
+/** The first version, whose `text` held the payload as written, tags and references and all (stores made before v2 hold it). */
+export const WEBVTT_CUE_SCHEMA_V1 = 'annot://schema/webvtt-cue/v1';
 
 export interface WebVttCueBody {
-  /** The cue payload, tags (`<v Roger>`, `<c.yellow>`, `<00:01.500>`) and entities kept as written. */
+  /** The text a person reads: tags left out, character references decoded. */
   text: string;
+  /** The payload as written (`<v Roger>`, `<c.yellow>`, `&amp;`), when `text` and `speaker` written back would not give it. */
+  raw?: string;
   /** The cue identifier ('' when the cue has none). */
   id: string;
   /** The speaker the cue's first voice span names (`<v Mara>` gives "Mara"). */
