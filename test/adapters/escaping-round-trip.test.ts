@@ -14,6 +14,7 @@ import { SqliteStore } from '../../src/store/sqlite.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { TimeInterval } from '../../src/time/time-interval.js';
 import { collect } from '../store/fixtures.js';
+import { loadEveryCodec } from '../support/codecs.js';
 
 /**
  * Plain text through every writer, into `.annot`, and out through every other writer: each
@@ -102,6 +103,8 @@ async function convert(input: string, output: string, to: string): Promise<void>
 }
 
 describe('escaping: plain text through every writer, .annot and every other writer', () => {
+  beforeAll(loadEveryCodec);
+
   it.each(FORMATS.map(([name]) => name))('%s written, read into .annot, and written by every format reads back as the same plain text', async (writer) => {
     const writerFile = (FORMATS.find(([name]) => name === writer) as readonly [string, string])[1];
     let run = 0;

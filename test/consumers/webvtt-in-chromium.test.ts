@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chromiumPath } from '../live/browser.js';
 import { annotConvert, annotReading, annotReads, type ReadCue } from './annot-reading.js';
 import { ChromiumTracks, type BrowserCue } from './chromium-tracks.js';
+import { loadEveryCodec } from '../support/codecs.js';
 import { fixtureInputs, inputsOf } from './fixture-inputs.js';
 
 /**
@@ -20,6 +21,7 @@ describeWithChromium('WebVTT written by annot, read by Chromium', () => {
   let work: string;
 
   beforeAll(async () => {
+    await loadEveryCodec();
     tracks = await ChromiumTracks.start(executablePath as string);
     work = mkdtempSync(join(tmpdir(), 'annot-chromium-'));
   }, 60_000);

@@ -117,7 +117,7 @@ function eventText(annotation: Annotation, body: Readonly<Record<string, unknown
 /** Fields of another format's body an event keeps: its text, speaker and styling (as tags), and what only said its place. */
 function keptFromOtherFormats(body: Readonly<Record<string, unknown>>, key: string): boolean {
   if (key === 'id') return body.id === '';
-  return key === 'text' || key === 'label' || key === 'value' || key === 'speaker' || key === 'sequence' || key === 'markup' || key === 'styling' || key === 'style' || key === 'preserve_space';
+  return key === 'text' || key === 'label' || key === 'value' || key === 'speaker' || key === 'sequence' || key === 'raw' || key === 'markup' || key === 'styling' || key === 'style' || key === 'preserve_space';
 }
 
 function field(value: string, tally: AssTally): string {

@@ -196,7 +196,8 @@ export async function writeSrt(selection: FlatSelection, meta: (key: string) => 
       const payload = srtPayload(text);
       if (payload !== text) alteredText++;
       for (const key in body) {
-        if (!SRT_FIELDS.has(key)) {
+        // A cue without an id (WebVTT's id "") has nothing SubRip loses.
+        if (!SRT_FIELDS.has(key) && !(key === 'id' && body.id === '')) {
           otherFields++;
           break;
         }
