@@ -50,7 +50,7 @@ describe('WebVTT cue text: the plain text a person reads', () => {
 
   it('writes text and speaker as a payload that reads back the same', () => {
     expect(escapeWebVttText('Tom & Jerry: 1 < 2 > 0 -->')).toBe('Tom &amp; Jerry: 1 &lt; 2 &gt; 0 --&gt;');
-    expect(voiceTag('A<B>&C\nD')).toBe('<v A&lt;B&gt;&amp;C D>');
+    expect(voiceTag('A<B>&C\nD & E')).toBe('<v A<B&gt;&amp;C D & E>');
     for (const [text, speaker] of [['„Wie geht\'s?“ <lacht>', null], ['&amp; is written &amp;amp;', 'Ann & Bob'], ['<v Not a voice>', 'x>y']] as const) {
       const payload = webVttPayloadOf(text, speaker);
       expect(webVttPlainText(payload)).toBe(text);

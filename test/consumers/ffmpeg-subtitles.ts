@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 
 /**
  * A subtitle file as the bundled FFmpeg reads it: converted by FFmpeg to SubRip on its standard
- * output, and that SubRip's cues with the styling tags FFmpeg writes (`<i>`, `<b>`, `<u>`, `<s>`,
- * `<font …>`, `{\an8}`) left out, as a person sees the text. Word joiners are left out too: they
- * are invisible, and annot writes one where FFmpeg would otherwise take text for a tag.
+ * output, and that SubRip's cues. Their text is what FFmpeg's SubRip says, tags and all: SubRip
+ * cannot tell a tag FFmpeg wrote from text that looks like one, so a comparison puts both sides
+ * through shownText.
  */
 export interface FfmpegCue {
   readonly start: number;
@@ -34,15 +34,20 @@ function parseFfmpegSrt(text: string): FfmpegCue[] {
     const timing = lines.length >= 2 ? TIMING.exec(lines[1]) : null;
     if (timing === null) continue;
     const ms = (h: string, m: string, s: string, f: string): number => ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(f);
-    cues.push({ start: ms(timing[1], timing[2], timing[3], timing[4]), end: ms(timing[5], timing[6], timing[7], timing[8]), text: shownText(lines.slice(2).join('\n')) });
+    cues.push({ start: ms(timing[1], timing[2], timing[3], timing[4]), end: ms(timing[5], timing[6], timing[7], timing[8]), text: lines.slice(2).join('\n') });
   }
   return cues;
 }
 
-function shownText(text: string): string {
+/**
+ * A SubRip text as a person sees it, for comparing FFmpeg's SubRip with the text it must show: the
+ * styling tags FFmpeg writes (`<i>`, `<b>`, `<u>`, `<s>`, `<font …>`, `{\an8}`) left out, and word
+ * joiners too (they are invisible; annot writes one where FFmpeg would otherwise take text for a tag).
+ */
+export function shownText(text: string): string {
   return text
+    .replaceAll('\u2060', '')
     .replace(/<\/?(?:i|b|u|s)>/g, '')
     .replace(/<\/?font[^>]*>/g, '')
-    .replace(/\{\\an\d\}/g, '')
-    .replaceAll('\u2060', '');
+    .replace(/\{\\an\d\}/g, '');
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { annotConvert, annotReading, annotReads, type ReadCue } from './annot-reading.js';
 import { cueDifference, NO_DIFFERENCE, type TimedText } from './cue-matching.js';
-import { ffmpegReading, type FfmpegCue } from './ffmpeg-subtitles.js';
+import { ffmpegReading, shownText, type FfmpegCue } from './ffmpeg-subtitles.js';
 import { loadEveryCodec } from '../support/codecs.js';
 import { fixtureInputs } from './fixture-inputs.js';
 
@@ -17,9 +17,10 @@ import { fixtureInputs } from './fixture-inputs.js';
  */
 const TARGETS = [
   // WebVTT keeps ruby, which FFmpeg shows inline; SubRip and SubStation have none, and annot leaves its text out.
-  { format: 'srt', extension: '.srt', precisionMs: 0.5, rubyShown: false },
-  { format: 'webvtt', extension: '.vtt', precisionMs: 0.5, rubyShown: true },
-  { format: 'ass', extension: '.ass', precisionMs: 5, rubyShown: false },
+  // FFmpeg reads WebVTT by making it SubStation without escaping a backslash: a "\N" in the text becomes a line break.
+  { format: 'srt', extension: '.srt', precisionMs: 0.5, rubyShown: false, backslashEscapes: false },
+  { format: 'webvtt', extension: '.vtt', precisionMs: 0.5, rubyShown: true, backslashEscapes: true },
+  { format: 'ass', extension: '.ass', precisionMs: 5, rubyShown: false, backslashEscapes: false },
 ] as const;
 
 /**
@@ -31,7 +32,7 @@ const FFMPEG_LIMITS: Readonly<Record<string, string>> = {
     'its header runs straight into the first cue, which the WebVTT parser ends at the line with "-->" and FFmpeg only at a blank line; the original reads in FFmpeg only because its NUL byte ends the header line early (annot writes U+FFFD, as the parser reads it)',
 };
 
-describe.each(TARGETS)('$format written by annot, read by FFmpeg', ({ format, extension, precisionMs, rubyShown }) => {
+describe.each(TARGETS)('$format written by annot, read by FFmpeg', ({ format, extension, precisionMs, rubyShown, backslashEscapes }) => {
   let work: string;
   let count = 0;
   const output = (ext: string): string => join(work, `out-${count++}${ext}`);
@@ -45,7 +46,7 @@ describe.each(TARGETS)('$format written by annot, read by FFmpeg', ({ format, ex
 
   it.each(fixtureInputs().map((input) => [input.name, input.path, input.format]))(`%s written as ${format} reads in FFmpeg as annot reads it`, async (name, path, from) => {
     if (FFMPEG_LIMITS[`${name} as ${format}`] !== undefined || !(await annotReads(path))) return;
-    const content = shownByFfmpeg(await annotReading(path, from), rubyShown);
+    const content = shownByFfmpeg(await annotReading(path, from), rubyShown, backslashEscapes);
     const outputs = [output(extension)];
     await annotConvert(path, outputs[0], format);
     if (from === format) {
@@ -71,11 +72,11 @@ describe.each(TARGETS)('$format written by annot, read by FFmpeg', ({ format, ex
  * lines, which no subtitle can hold, with WebVTT ruby text inline where it is kept (FFmpeg has no
  * ruby), and one of several identical cues.
  */
-function shownByFfmpeg(cues: readonly ReadCue[], rubyShown: boolean): TimedText[] {
+function shownByFfmpeg(cues: readonly ReadCue[], rubyShown: boolean, backslashEscapes: boolean): TimedText[] {
   return unique(
     cues
       .filter((cue) => !cue.comment && !(cue.end < 0 || (cue.end === 0 && cue.start < 0)))
-      .map((cue) => ({ start: Math.max(0, cue.start) * 1000, end: Math.max(0, cue.start, cue.end) * 1000, text: shownLines(rubyShown ? cue.textWithRuby : cue.text), endBeforeStart: cue.endBeforeStart })),
+      .map((cue) => ({ start: Math.max(0, cue.start) * 1000, end: Math.max(0, cue.start, cue.end) * 1000, text: shownLines(misread(rubyShown ? cue.textWithRuby : cue.text, backslashEscapes)), endBeforeStart: cue.endBeforeStart })),
   );
 }
 
@@ -98,9 +99,17 @@ function unique(cues: readonly TimedText[]): TimedText[] {
   });
 }
 
-/** The lines of a text as a subtitle shows them: without blank lines, and without white space at their ends (FFmpeg trims it). */
+/** FFmpeg's known misreading of WebVTT text: `\N` and `\n` as line breaks, `\h` as a no-break space (SubStation's escapes). */
+function misread(text: string, backslashEscapes: boolean): string {
+  return backslashEscapes ? text.replace(/\\[Nn]/g, '\n').replaceAll('\\h', '\u00a0') : text;
+}
+
+/**
+ * The lines of a text as a subtitle shows them, the same on both sides: the tags FFmpeg's SubRip
+ * writes left out (shownText), no blank line, and no white space at a line's ends (FFmpeg trims it).
+ */
 function shownLines(text: string): string {
-  return text
+  return shownText(text)
     .split(/\r\n?|\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0)

@@ -163,10 +163,16 @@ export function webVttPayloadOf(text: string, speaker: string | null): string {
 }
 
 /**
- * A voice span's opening tag for `speaker` (`<v Mara>`), its name escaped and on one line; ''
- * for a speaker with no visible name.
+ * A voice span's opening tag for `speaker` (`<v Mara>`), on one line, with only what the tag's
+ * annotation cannot hold as it is escaped: `>`, which would end it, and a `&` that would start a
+ * character reference. ('' for a speaker with no visible name.) FFmpeg's WebVTT reader loses track
+ * of a tag at any reference inside it, so a plain `Anna & Ben` is written as it is.
  */
 export function voiceTag(speaker: string): string {
-  const name = escapeWebVttText(speaker.replace(/[\t\n\f\r ]+/g, ' ').trim());
+  const name = speaker
+    .replace(/[\t\n\f\r ]+/g, ' ')
+    .trim()
+    .replace(/&(?=[A-Za-z0-9#])/g, '&amp;')
+    .replaceAll('>', '&gt;');
   return name.length > 0 ? `<v ${name}>` : '';
 }
