@@ -63,8 +63,8 @@ export function unitContext(options: CommonRenderOptions & { provider: Provider 
     force: options.force ?? false,
     signal: options.signal,
     emit: (event) => emitSafely(listener, { ...event, unit }),
-    // The shared tier moves media as bytes, so it needs the local copies.
-    assets: options.durableAssets || options.remoteCache ? assetStoreFor(options.cacheDir ?? defaultCacheDir()) : undefined,
+    // The shared tier and the workers move media as bytes, so they need the local copies.
+    assets: options.durableAssets || options.remoteCache || options.executor ? assetStoreFor(options.cacheDir ?? defaultCacheDir()) : undefined,
     remote: options.remoteCache,
     pending: options.pendingRequests ?? localPendingRequests(cache),
     executor: options.executor,

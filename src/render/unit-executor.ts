@@ -40,4 +40,14 @@ export interface ExecutedUnit {
  */
 export interface UnitExecutor {
   render(spec: UnitSpec, ctx: UnitContext): Promise<ExecutedUnit>;
+  /** After a failure (without keep-going): units not started yet are withdrawn; their render rejects with UnitNotStartedError. */
+  stopNew?(): Promise<void>;
+}
+
+/** A unit the executor withdrew before it started (after another unit failed): counted as not started, not as failed. */
+export class UnitNotStartedError extends Error {
+  constructor() {
+    super('withdrawn before it started');
+    this.name = 'UnitNotStartedError';
+  }
 }

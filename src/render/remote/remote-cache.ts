@@ -5,7 +5,7 @@ import { sha256Hex } from '../hashing.js';
 import { ObjectStoreError, type ObjectStore } from './object-store.js';
 import { layoutKey, remoteCacheUrl, type RemoteCacheLocation, type RemoteCacheMode } from './remote-cache-location.js';
 import { redactAws } from './s3-object-store.js';
-import { entryBlobs, entryBytes, entryKey, localResult, readEntry, sharedEntry, type MediaBlob, type UnitAddress, type UnitEntry } from './unit-entry.js';
+import { entryBlobs, entryBytes, entryKey, localPathOf, localResult, readEntry, sharedEntry, type MediaBlob, type UnitAddress, type UnitEntry } from './unit-entry.js';
 
 /** The local content-addressed store media are pulled into (assets.ts's AssetStore). */
 export interface LocalMediaStore {
@@ -131,11 +131,7 @@ export class RemoteCache {
     return this.guard(ctx, async () => {
       const read = await this.readEntry(address, ctx);
       if (!('entry' in read)) return false;
-      for (const blob of entryBlobs(read.entry)) {
-        const head = await this.store.head(this.casKey(blob.sha256), { signal: this.deadline(ctx) });
-        if (head?.size !== blob.size) return false;
-      }
-      return true;
+      return this.hasBlobs(entryBlobs(read.entry), ctx);
     });
   }
 
@@ -156,23 +152,48 @@ export class RemoteCache {
   private async materialize(entry: UnitEntry, ctx: RemoteUnitContext): Promise<Record<string, unknown> | undefined> {
     const paths = new Map<string, string>();
     for (const blob of entryBlobs(entry)) {
-      const local = ctx.assets.pathFor(blob.sha256, blob.extension);
-      if (existsSync(local) && sha256Hex(readFileSync(local)) === blob.sha256) {
-        paths.set(blob.sha256, local);
-        continue;
-      }
-      const bytes = await this.store.get(this.casKey(blob.sha256), { signal: this.deadline(ctx, blob.size) });
-      const problem = bytes === undefined ? 'is missing' : bytes.byteLength !== blob.size || sha256Hex(bytes) !== blob.sha256 ? `does not hold the bytes its name promises (${bytes.byteLength} bytes)` : undefined;
-      if (problem) {
-        if (bytes !== undefined) this.badBlobs.add(blob.sha256);
-        this.notice(ctx, `the remote blob ${this.casKey(blob.sha256)} ${problem}; the unit is treated as a miss`);
-        return undefined;
-      }
-      this.stats.blobs_pulled++;
-      this.stats.bytes_pulled += bytes!.byteLength;
-      paths.set(blob.sha256, ctx.assets.put(bytes!, blob.extension).path);
+      const path = await this.pullBlob(blob, ctx);
+      if (path === undefined) return undefined;
+      paths.set(blob.sha256, path);
     }
     return localResult(entry, paths);
+  }
+
+  /**
+   * One blob in the local store, from there when it is already (and verified), else from the
+   * remote, checked against its sha256 and size: its local path, or undefined (missing, corrupt).
+   */
+  private async pullBlob(blob: MediaBlob, ctx: RemoteUnitContext): Promise<string | undefined> {
+    const local = ctx.assets.pathFor(blob.sha256, blob.extension);
+    if (existsSync(local) && sha256Hex(readFileSync(local)) === blob.sha256) return local;
+    const bytes = await this.store.get(this.casKey(blob.sha256), { signal: this.deadline(ctx, blob.size) });
+    const problem = bytes === undefined ? 'is missing' : bytes.byteLength !== blob.size || sha256Hex(bytes) !== blob.sha256 ? `does not hold the bytes its name promises (${bytes.byteLength} bytes)` : undefined;
+    if (problem) {
+      if (bytes !== undefined) this.badBlobs.add(blob.sha256);
+      this.notice(ctx, `the remote blob ${this.casKey(blob.sha256)} ${problem}; not used`);
+      return undefined;
+    }
+    this.stats.blobs_pulled++;
+    this.stats.bytes_pulled += bytes!.byteLength;
+    return ctx.assets.put(bytes!, blob.extension).path;
+  }
+
+  /** A blob pulled into the local store for a caller of the render workers: its path, or undefined when the remote cannot give it. */
+  async pull(blob: MediaBlob, ctx: RemoteUnitContext): Promise<string | undefined> {
+    return this.guard(ctx, () => this.pullBlob(blob, ctx));
+  }
+
+  /** Whether every blob is in the remote at its size (a worker asks before handing its media over another way). */
+  async hasBlobs(blobs: readonly MediaBlob[], ctx: Omit<RemoteUnitContext, 'assets'>): Promise<boolean> {
+    const held = await this.guard(ctx, async () => {
+      for (const blob of blobs) {
+        if (this.badBlobs.has(blob.sha256)) return false;
+        const head = await this.store.head(this.casKey(blob.sha256), { signal: this.deadline(ctx) });
+        if (head?.size !== blob.size) return false;
+      }
+      return true;
+    });
+    return held ?? false;
   }
 
   /** Every blob of the entry, unless the remote has it already (content-addressed: a repeated upload is harmless). */
@@ -183,7 +204,7 @@ export class RemoteCache {
         const head = await this.store.head(key, { signal: this.deadline(ctx) });
         if (head?.size === blob.size) continue;
       }
-      const bytes = readFileSync(localPathOf(local, blob));
+      const bytes = readFileSync(localPathOf(local, blob.sha256));
       await this.store.put(key, bytes, { contentType: blob.media_type, signal: this.deadline(ctx, blob.size) });
       this.badBlobs.delete(blob.sha256);
       this.stats.blobs_pushed++;
@@ -241,15 +262,4 @@ export class RemoteCache {
   private describe(address: UnitAddress): string {
     return `the remote entry ${this.acKey(address)}`;
   }
-}
-
-/** The local file of a blob in a local result: the path recorded beside the url field it came from. */
-function localPathOf(local: Record<string, unknown>, blob: MediaBlob): string {
-  for (const [name, value] of Object.entries(local)) {
-    if (value === blob.sha256 && name.endsWith('sha256')) {
-      const path = local[name.replace(/sha256$/, 'path')];
-      if (typeof path === 'string' && path !== '') return path;
-    }
-  }
-  throw new Error(`no local copy of ${blob.sha256}`);
 }

@@ -63,6 +63,12 @@ export type UnitEntry = z.infer<typeof entrySchema>;
 
 /** The shared form of a local unit result, its media described from their local copies. */
 export function sharedEntry(address: UnitAddress, local: Record<string, unknown>): UnitEntry {
+  const { result, media } = sharedForm(local);
+  return { format: ENTRY_FORMAT, version: ENTRY_VERSION, key: entryKey(address), namespace: address.namespace, unit_key: address.unitKey, provider: address.provider, origin: address.origin, result, media };
+}
+
+/** A local result without what is local to this machine, and its media by url field (sha256, size, type, extension). */
+export function sharedForm(local: Record<string, unknown>): Pick<UnitEntry, 'result' | 'media'> {
   const result: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(local)) if (!LOCAL_FIELDS.has(name)) result[name] = value;
   const media: UnitEntry['media'] = {};
@@ -77,7 +83,7 @@ export function sharedEntry(address: UnitAddress, local: Record<string, unknown>
     // Only a URL anyone could fetch is shared; a file: URL names a place on the machine that rendered it.
     if (!/^https?:\/\//i.test(url)) result[field.url] = null;
   }
-  return { format: ENTRY_FORMAT, version: ENTRY_VERSION, key: entryKey(address), namespace: address.namespace, unit_key: address.unitKey, provider: address.provider, origin: address.origin, result, media };
+  return { result, media };
 }
 
 /** The entry's bytes as stored: canonical enough that two writers of the same result write the same bytes. */
@@ -112,14 +118,14 @@ export function readEntry(bytes: Uint8Array, address: UnitAddress): { entry: Uni
 }
 
 /** The media of an entry, each blob once. */
-export function entryBlobs(entry: UnitEntry): MediaBlob[] {
+export function entryBlobs(entry: Pick<UnitEntry, 'media'>): MediaBlob[] {
   const bySha = new Map<string, MediaBlob>();
   for (const blob of Object.values(entry.media)) if (blob) bySha.set(blob.sha256, blob);
   return [...bySha.values()];
 }
 
 /** The local result of an entry whose media are at `paths` (sha256 → local file). */
-export function localResult(entry: UnitEntry, paths: ReadonlyMap<string, string>): Record<string, unknown> {
+export function localResult(entry: Pick<UnitEntry, 'result' | 'media'>, paths: ReadonlyMap<string, string>): Record<string, unknown> {
   const result: Record<string, unknown> = { ...entry.result };
   for (const field of ASSET_FIELDS) {
     const blob = entry.media[field.url as keyof UnitEntry['media']];
@@ -134,6 +140,15 @@ export function localResult(entry: UnitEntry, paths: ReadonlyMap<string, string>
     }
   }
   return result;
+}
+
+/** The local file of a blob in a local result: the path recorded beside the sha256 field that names it. */
+export function localPathOf(local: Record<string, unknown>, sha256: string): string {
+  for (const field of ASSET_FIELDS) {
+    const path = local[field.path];
+    if (local[field.sha256] === sha256 && typeof path === 'string' && path !== '') return path;
+  }
+  throw new Error(`the result has no local copy of ${sha256}`);
 }
 
 const MEDIA_TYPES: Record<string, string> = {
