@@ -170,7 +170,7 @@ export class RemoteCache {
     const problem = bytes === undefined ? 'is missing' : bytes.byteLength !== blob.size || sha256Hex(bytes) !== blob.sha256 ? `does not hold the bytes its name promises (${bytes.byteLength} bytes)` : undefined;
     if (problem) {
       if (bytes !== undefined) this.badBlobs.add(blob.sha256);
-      this.notice(ctx, `the remote blob ${this.casKey(blob.sha256)} ${problem}; not used`);
+      this.notice(ctx, `the shared cache's blob ${this.casKey(blob.sha256)} ${problem}; not used`);
       return undefined;
     }
     this.stats.blobs_pulled++;
@@ -225,7 +225,7 @@ export class RemoteCache {
       if (this.unavailable !== undefined) return undefined;
       const why = error instanceof ObjectStoreError ? error.message : redactAws(error instanceof Error ? error.message : String(error));
       this.unavailable = why;
-      this.notice(ctx, `the remote cache ${this.url} is unavailable: ${why}. Going on with the local cache and the provider; the remote is not used again in this run`);
+      this.notice(ctx, `the shared cache ${this.url} is unavailable: ${why}. Going on with the local cache and the provider; it is not used again in this run`);
       return undefined;
     }
   }
@@ -260,6 +260,6 @@ export class RemoteCache {
   }
 
   private describe(address: UnitAddress): string {
-    return `the remote entry ${this.acKey(address)}`;
+    return `the shared cache's entry ${this.acKey(address)}`;
   }
 }

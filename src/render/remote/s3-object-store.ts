@@ -84,6 +84,15 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  /** Deletes an object (setting a cache up removes its probe); the render paths never delete. */
+  async delete(key: string, signal: AbortSignal): Promise<void> {
+    try {
+      await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal: signal });
+    } catch (error) {
+      throw this.failure('delete', key, error);
+    }
+  }
+
   /** Creates the bucket; false when it already exists (and is this account's). */
   async createBucket(signal: AbortSignal): Promise<boolean> {
     try {
