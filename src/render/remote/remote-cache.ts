@@ -111,16 +111,19 @@ export class RemoteCache {
     if (this.mode === 'read') return kept;
     const outcome = await this.guard(ctx, async () => {
       const before = await this.readEntry(address, ctx);
-      if ('entry' in before) return options.force ? { result, published: false } : this.adopt(before.entry, result, ctx);
+      if ('entry' in before) return options.force ? kept : this.adopt(before.entry, result, ctx);
       const mine = sharedEntry(address, result);
       await this.pushBlobs(mine, result, ctx);
+      // Uploading media takes the longest: look again, so a writer that finished meanwhile is adopted rather than overwritten where If-None-Match is ignored.
+      const again = await this.readEntry(address, ctx);
+      if ('entry' in again) return options.force ? kept : this.adopt(again.entry, result, ctx);
       const key = this.acKey(address);
       // An unusable entry cannot win: it is replaced (unconditionally, since it exists).
-      const written = await this.store.put(key, entryBytes(mine), { contentType: 'application/json', ifAbsent: !('invalid' in before), signal: this.deadline(ctx) });
+      const written = await this.store.put(key, entryBytes(mine), { contentType: 'application/json', ifAbsent: !('invalid' in again), signal: this.deadline(ctx) });
       if (written === 'written') this.stats.entries_written++;
       // Refused (someone else was first), or written on a server that may not honour If-None-Match: the entry there now is the one every machine uses.
       const after = await this.readEntry(address, ctx);
-      if ('entry' in after && Buffer.compare(entryBytes(after.entry), entryBytes(mine)) !== 0) return options.force ? { result, published: false } : this.adopt(after.entry, result, ctx);
+      if ('entry' in after && Buffer.compare(entryBytes(after.entry), entryBytes(mine)) !== 0) return options.force ? kept : this.adopt(after.entry, result, ctx);
       return { result, published: 'entry' in after };
     });
     return outcome ?? kept;
@@ -136,6 +139,7 @@ export class RemoteCache {
   }
 
   private async adopt(entry: UnitEntry, mine: Record<string, unknown>, ctx: RemoteUnitContext): Promise<{ result: Record<string, unknown>; published: boolean }> {
+    await this.repairBlobs(entry, ctx);
     const adopted = await this.materialize(entry, ctx);
     if (!adopted) return { result: mine, published: false };
     this.stats.entries_adopted++;
@@ -194,6 +198,21 @@ export class RemoteCache {
       return true;
     });
     return held ?? false;
+  }
+
+  /** Blobs of the entry this run found corrupt in the remote and holds good copies of here: uploaded again, so the next reader is served. */
+  private async repairBlobs(entry: UnitEntry, ctx: RemoteUnitContext): Promise<void> {
+    for (const blob of entryBlobs(entry)) {
+      if (!this.badBlobs.has(blob.sha256)) continue;
+      const local = ctx.assets.pathFor(blob.sha256, blob.extension);
+      if (!existsSync(local)) continue;
+      const bytes = readFileSync(local);
+      if (sha256Hex(bytes) !== blob.sha256) continue;
+      await this.store.put(this.casKey(blob.sha256), bytes, { contentType: blob.media_type, signal: this.deadline(ctx, blob.size) });
+      this.badBlobs.delete(blob.sha256);
+      this.stats.blobs_pushed++;
+      this.stats.bytes_pushed += bytes.byteLength;
+    }
   }
 
   /** Every blob of the entry, unless the remote has it already (content-addressed: a repeated upload is harmless). */
