@@ -1,4 +1,5 @@
-import type { UnitContext } from './model-call.js';
+import type { RenderEvent } from './events.js';
+import type { LocalMediaStore } from './remote/remote-cache.js';
 import type { Beat, Character, Environment, Shot } from './scene.js';
 
 /**
@@ -38,8 +39,16 @@ export interface ExecutedUnit {
  * this process: the render workers (farm/farm-client.ts). The unit's own render function still
  * looks up the caches first and records the result here afterwards.
  */
+/** What an executor is given of the unit's render: whether to bypass caches, its events, its Ctrl-C, the local media store. */
+export interface ExecutorContext {
+  force: boolean;
+  signal?: AbortSignal;
+  emit: (event: RenderEvent) => void;
+  assets?: LocalMediaStore;
+}
+
 export interface UnitExecutor {
-  render(spec: UnitSpec, ctx: UnitContext): Promise<ExecutedUnit>;
+  render(spec: UnitSpec, ctx: ExecutorContext): Promise<ExecutedUnit>;
   /** After a failure (without keep-going): units not started yet are withdrawn; their render rejects with UnitNotStartedError. */
   stopNew?(): Promise<void>;
 }

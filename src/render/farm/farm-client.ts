@@ -6,9 +6,8 @@ import { AnnotError } from '../../errors/annot-error.js';
 import { isErrorCode, type ErrorCode } from '../../errors/error-table.js';
 import { RenderAbortedError } from '../errors.js';
 import type { RenderEvent } from '../events.js';
-import type { UnitContext } from '../model-call.js';
 import type { RemoteCache } from '../remote/remote-cache.js';
-import { UnitNotStartedError, type ExecutedUnit, type UnitExecutor, type UnitSpec } from '../unit-executor.js';
+import { UnitNotStartedError, type ExecutedUnit, type ExecutorContext, type UnitExecutor, type UnitSpec } from '../unit-executor.js';
 import { CALLER_HEARTBEAT_SECONDS, DEFAULT_RENDER_QUEUE, FarmKeys, liveWaiters, UNIT_JOB_NAME } from './farm-keys.js';
 import { receive } from './media-handoff.js';
 import { closeRedis, connectRenderRedis, renderRedisUrl } from './redis-connection.js';
@@ -99,7 +98,7 @@ export class RenderFarmClient implements UnitExecutor {
     this.options.signal?.addEventListener('abort', () => (this.withdrawing = this.withdraw({ running: true }).catch(() => undefined)), { once: true });
   }
 
-  async render(spec: UnitSpec, ctx: UnitContext): Promise<ExecutedUnit> {
+  async render(spec: UnitSpec, ctx: ExecutorContext): Promise<ExecutedUnit> {
     if (this.options.signal?.aborted) throw new RenderAbortedError(`the ${spec.kind}`);
     const data: UnitJobData = { format: JOB_FORMAT, provider: this.options.provider, force: ctx.force, spec };
     const jobId = unitJobId(data);

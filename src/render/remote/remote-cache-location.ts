@@ -37,7 +37,7 @@ export function parseRemoteCacheLocation(value: string): RemoteCacheLocation {
   if (!BUCKET_NAME.test(authority)) throw new RemoteCacheLocationError(value, `"${authority}" is not a bucket name (3-63 lowercase letters, digits, dots, hyphens)`);
   const prefix = rest.replace(/^\/+|\/+$/g, '');
   if (prefix.split('/').some((part) => part === '.' || part === '..')) throw new RemoteCacheLocationError(value, 'the prefix may not contain . or .. segments');
-  if (/[\u0000-\u001f\\?#]/.test(prefix)) throw new RemoteCacheLocationError(value, 'the prefix may not contain control characters, backslashes, ? or #');
+  if ([...prefix].some((char) => char.charCodeAt(0) < 0x20) || /[\\?#]/.test(prefix)) throw new RemoteCacheLocationError(value, 'the prefix may not contain control characters, backslashes, ? or #');
   return { bucket: authority, prefix: prefix.replace(/\/{2,}/g, '/') };
 }
 
