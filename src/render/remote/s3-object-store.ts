@@ -119,9 +119,15 @@ export class S3ObjectStore implements ObjectStore {
   }
 }
 
-/** Takes the AWS secrets of this process out of a text that may echo them (a server's error body). */
+/**
+ * Takes the AWS secrets of this process out of a text that may echo them (a server's error body):
+ * the secret key and session token, and a request's signature and security token, which a
+ * server may quote from the headers it refused.
+ */
 export function redactAws(text: string): string {
-  return redactSecrets(text, [process.env.AWS_SECRET_ACCESS_KEY, process.env.AWS_SESSION_TOKEN]);
+  return redactSecrets(text, [process.env.AWS_SECRET_ACCESS_KEY, process.env.AWS_SESSION_TOKEN])
+    .replace(/(Signature=)[0-9a-f]{16,}/gi, '$1***')
+    .replace(/(X-Amz-Security-Token[=:]\s*)[^\s&,;"'<]+/gi, '$1***');
 }
 
 function statusOf(error: unknown): number | undefined {
