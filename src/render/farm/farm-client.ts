@@ -38,7 +38,7 @@ export interface RenderFarmOptions {
 }
 
 /** How often the caller reads the state of the units it waits for, besides the queue's events (which a reconnect may miss). */
-const POLL_MS = 1000;
+const POLL_MS = 5000;
 
 interface Waiting {
   readonly data: UnitJobData;
