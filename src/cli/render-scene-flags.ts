@@ -7,7 +7,7 @@ export const RENDER_SCENE_FLAGS = {
   ...SCENE_QUALITY_FLAGS,
   'shots-as-video': { kind: 'boolean', description: 'make a short clip from each still' },
   ...FORCE_FLAG,
-  concurrency: { kind: 'integer', description: 'units rendered at once (1: serial, shots then beats in scene order)', min: 1, default: 1 },
+  concurrency: { kind: 'integer', description: 'units rendered at once (1: serial, shots then beats in scene order); with --queue each worker\'s own --concurrency sets the pace', min: 1, default: 1 },
   ...PROVIDER_FLAG,
   ...REMOTE_CACHE_FLAGS,
   ...QUEUE_FLAGS,

@@ -181,6 +181,13 @@ describeFarm('render units on render workers (annot render worker, render scene 
     writeFileSync(single, 'title: Single\nshots:\n  - { id: s1, description: one long render }\n');
     const caller = render(['scene', single, '--queue', '--queue-name', queue, '--manifest', join(t.dir, 'kill.manifest.json'), '-q'], machine('caller'), SLOW);
     await eventually(() => fal.submissions().length === 1, 'the doomed worker submitted the unit', 60_000);
+    // Killed once the request is recorded where every worker sees it (a submission whose answer never reached the worker cannot be).
+    const redis = new Redis(REDIS_URL);
+    try {
+      await eventually(async () => (await redis.keys(`annot-render:${queue}:pending:*`)).length === 1, 'the pending request is recorded in Redis', 60_000);
+    } finally {
+      await redis.quit();
+    }
     doomed.child.kill('SIGKILL');
     await doomed.exited;
     const rescuer = await worker(queue, ['--lock-seconds', '2']);

@@ -73,7 +73,7 @@ export async function startRenderWorker(options: RenderWorkerOptions = {}): Prom
   const [connection, redis, subscriber] = await Promise.all([0, 1, 2].map(() => connectRenderRedis(url, { forWorker: true })));
   const running = new Map<string, AbortController>();
   await listenForCancels(subscriber, redis, keys, running);
-  const context: JobContext = { options, keys, redis, name, running };
+  const context: JobContext = { options, keys, redis, name, running, providers: new Map() };
 
   const worker = new Worker<UnitJobData, UnitJobResult>(queueName, (job, _token, signal) => renderJob(job, context, signal), {
     connection,
@@ -112,6 +112,8 @@ interface JobContext {
   redis: Redis;
   name: string;
   running: Map<string, AbortController>;
+  /** One provider per choice for the worker's life (fal reads the key at each call). */
+  providers: Map<string, Provider>;
 }
 
 /** "Stop this unit if nobody waits for it": a caller's Ctrl-C reaches the unit wherever it runs. */
@@ -165,8 +167,12 @@ async function renderJob(job: Job<UnitJobData, UnitJobResult>, context: JobConte
 
 /** The job's provider as this worker has it: with its own key, or a clear refusal naming the worker. */
 function providerFor(data: UnitJobData, context: JobContext): Provider {
+  const known = context.providers.get(data.provider);
+  if (known && (data.provider !== 'fal' || process.env.FAL_KEY)) return known;
   try {
-    return chooseProvider(data.provider, { cacheDir: context.options.cacheDir });
+    const provider = chooseProvider(data.provider, { cacheDir: context.options.cacheDir });
+    context.providers.set(data.provider, provider);
+    return provider;
   } catch (error) {
     if (!(error instanceof MissingFalKeyError)) throw error;
     throw new UnrecoverableError(
