@@ -265,6 +265,13 @@ export { renderShot, shotPrompt, type ClipShotResult, type RenderShotOptions, ty
 export { iterRenderScene, renderScene, SceneRenderError, type RenderSceneOptions, type SceneUnitResult, type UnitFailure } from './render/render-scene.js';
 export { buildManifest, manifestPathFor, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './render/manifest.js';
 export { type RenderEvent, type RenderEventListener } from './render/events.js';
+export { openRemoteCache } from './render/remote/open-remote-cache.js';
+export { RemoteCache, type RemoteCacheOptions, type RemoteCacheStats } from './render/remote/remote-cache.js';
+export { parseRemoteCacheLocation, RemoteCacheLocationError, type RemoteCacheLocation, type RemoteCacheMode } from './render/remote/remote-cache-location.js';
+export { prepareBucket, RemoteCacheUnavailableError, type BucketReport } from './render/remote/prepare-bucket.js';
+export { type ObjectStore } from './render/remote/object-store.js';
+export { type PendingRequests } from './render/pending-requests.js';
+export { type UnitExecutor, type UnitSpec } from './render/unit-executor.js';
 export { FalBadRequest, FalError, FalForeignUrlError, FalRateLimited, FalServerError, FalTimeout, FalUnauthorized } from './render/providers/fal/errors.js';
 export {
   RenderAbortedError,

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, writeJson } from '../../src/cli/output.js';
 import { oclifFlags } from '../../src/cli/oclif-flags.js';
-import { BEAT_QUALITY_FLAGS, FORCE_FLAG, PROVIDER_FLAG } from '../../src/cli/render-flags.js';
+import { BEAT_QUALITY_FLAGS, FORCE_FLAG, PROVIDER_FLAG, QUEUE_FLAGS, REMOTE_CACHE_FLAGS } from '../../src/cli/render-flags.js';
 
 export default class RenderBeat extends AnnotCommand {
   static override description =
@@ -22,14 +22,16 @@ export default class RenderBeat extends AnnotCommand {
     out: Flags.string({ description: 'also copy the result to DIR/<title>/beat-<id>.mp4 (or the speech alone): a copy, never a link into the cache' }),
     ...oclifFlags(FORCE_FLAG),
     ...oclifFlags(PROVIDER_FLAG),
+    ...oclifFlags(REMOTE_CACHE_FLAGS),
+    ...oclifFlags(QUEUE_FLAGS),
     json: Flags.boolean({ description: 'print the result on one line (the default when stdout is not a terminal)' }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderBeat);
-    const [{ loadSceneFile }, { chooseProvider }, { findBeat }, { renderBeat }, { checkModelOverride }, { ACTION_ONLY_SKIP, isActionOnly }] = await Promise.all([
+    const [{ loadSceneFile }, { openRenderTiers }, { findBeat }, { renderBeat }, { checkModelOverride }, { ACTION_ONLY_SKIP, isActionOnly }] = await Promise.all([
       import('../../src/render/scene.js'),
-      import('../../src/render/provider-choice.js'),
+      import('../../src/render/scene-job.js'),
       import('../../src/render/scene-lookup.js'),
       import('../../src/render/render-beat.js'),
       import('../../src/render/catalog.js'),
@@ -45,18 +47,29 @@ export default class RenderBeat extends AnnotCommand {
       writeJson({ beat_id: beat.id, skipped: 'no character', speaker: beat.speaker, cache_hit: false }, pretty(flags.json));
       return;
     }
-    const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`) });
+    const tiers = await openRenderTiers(
+      {
+        provider: flags.provider,
+        remoteCache: flags['remote-cache'],
+        remoteCacheMode: flags['remote-cache-mode'],
+        queue: flags.queue ? { redisUrl: flags.redis, queueName: flags['queue-name'] } : undefined,
+      },
+      { notice: (text) => notice(`annot: ${text}`) },
+    );
+    const signal = interruptSignal(tiers.abort);
     const result = await renderBeat(beat, speaker, {
-      provider,
+      provider: tiers.provider,
+      remoteCache: tiers.remote,
+      executor: tiers.farm,
       ttsQuality: flags['tts-quality'],
       lipsyncQuality: flags['lipsync-quality'],
       ttsModelId: flags['tts-model'],
       avatarModelId: flags['avatar-model'],
       force: flags.force,
       durableAssets: true,
-      signal: interruptSignal(),
+      signal,
       onEvent: (event) => event.type === 'notice' && event.message && notice(`annot: ${event.message}`),
-    });
+    }).finally(() => tiers.close());
     if (isActionOnly(beat) && !('skipped' in result)) Object.assign(result, { skipped: ACTION_ONLY_SKIP });
     if (flags.out && 'beat_id' in result && !('skipped' in result)) {
       const [{ buildManifest }, { placeAssets }] = await Promise.all([import('../../src/render/manifest.js'), import('../../src/render/output-files.js')]);
@@ -70,9 +83,12 @@ function pretty(json: boolean): boolean {
   return !json && Boolean(process.stdout.isTTY);
 }
 
-/** Ctrl-C cancels the model calls in flight (the result of finished calls stays cached). */
-function interruptSignal(): AbortSignal {
+/** Ctrl-C cancels the model calls in flight (the result of finished calls stays cached), and withdraws a unit sent to the render workers. */
+function interruptSignal(farm: AbortController): AbortSignal {
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
+  process.once('SIGINT', () => {
+    controller.abort();
+    farm.abort();
+  });
   return controller.signal;
 }

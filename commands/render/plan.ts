@@ -2,7 +2,9 @@ import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, writeJson, writeLine } from '../../src/cli/output.js';
 import { oclifFlags } from '../../src/cli/oclif-flags.js';
-import { PROVIDER_FLAG, SCENE_QUALITY_FLAGS } from '../../src/cli/render-flags.js';
+import type { ScenePlan } from '../../src/render/plan.js';
+import type { Provider } from '../../src/render/providers/provider.js';
+import { PROVIDER_FLAG, REMOTE_CACHE_FLAGS, SCENE_QUALITY_FLAGS } from '../../src/cli/render-flags.js';
 
 export default class RenderPlan extends AnnotCommand {
   static override description =
@@ -16,6 +18,7 @@ export default class RenderPlan extends AnnotCommand {
     'shots-as-video': Flags.boolean({ description: 'plan a clip for each still' }),
     force: Flags.boolean({ description: 'plan as if nothing were cached' }),
     ...oclifFlags(PROVIDER_FLAG),
+    ...oclifFlags(REMOTE_CACHE_FLAGS),
     json: Flags.boolean({ description: 'print the plan as one JSON document' }),
   };
 
@@ -28,7 +31,7 @@ export default class RenderPlan extends AnnotCommand {
     ]);
     const scene = await loadSceneFile(args.scene);
     const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`), requireKey: false });
-    const plan = planScene(scene, {
+    const local = planScene(scene, {
       provider,
       ttsQuality: flags['tts-quality'],
       lipsyncQuality: flags['lipsync-quality'],
@@ -36,15 +39,30 @@ export default class RenderPlan extends AnnotCommand {
       shotsAsVideo: flags['shots-as-video'],
       force: flags.force,
     });
+    const plan = flags['remote-cache'] && !flags.force ? await this.withRemote(local, provider, flags['remote-cache'], flags['shot-quality']) : local;
     if (flags.json) return writeJson(plan);
     const usd = (v: number | null) => (v === null ? 'unknown' : `$${v.toFixed(4)}`);
-    writeLine(`${plan.title} (${plan.provider}): ${plan.to_render} to render, ${plan.cached} cached, ${plan.skipped} skipped`);
+    const remote = plan.remote_cache ? `, ${plan.remote_cache.unavailable ? 'shared cache unavailable' : `${plan.remote_cache.holds} in the shared cache`}` : '';
+    writeLine(`${plan.title} (${plan.provider}): ${plan.to_render} to render, ${plan.cached} cached${remote}, ${plan.skipped} skipped`);
     for (const u of plan.units) {
-      const what = u.status === 'skipped' ? `skipped (${u.skipped})` : u.status;
+      const what = u.status === 'skipped' ? `skipped (${u.skipped})` : u.status === 'remote' ? 'in the shared cache' : u.status;
       const calls = u.calls.map((c) => `${c.model_id} ${usd(c.estimated_usd)}`).join(' + ');
       writeLine(`  ${u.unit} ${u.id}: ${what}${calls ? ` — ${calls}` : ''}`);
     }
     const unknown = plan.unknown_price_calls > 0 ? ` plus ${plan.unknown_price_calls} call(s) of unknown price` : '';
     writeLine(`estimated cost: ${plan.unknown_price_calls > 0 ? 'at least ' : ''}$${plan.known_usd.toFixed(4)}${unknown}`);
+  }
+
+  /** The plan with the shared cache asked, by name, about each unit to render; a remote that cannot answer is one notice. */
+  private async withRemote(plan: ScenePlan, provider: Provider, url: string, shotQuality: string): Promise<ScenePlan> {
+    const [{ openRemoteCache }, { withRemoteHoldings }] = await Promise.all([import('../../src/render/remote/open-remote-cache.js'), import('../../src/render/plan.js')]);
+    const remoteCache = await openRemoteCache(url, { mode: 'read' });
+    try {
+      const checked = await withRemoteHoldings(plan, { provider, shotQuality, remoteCache });
+      if (checked.remote_cache?.unavailable) notice(`annot: the shared cache ${remoteCache.url} is unavailable (${checked.remote_cache.unavailable}); the plan counts only this machine's cache`);
+      return checked;
+    } finally {
+      remoteCache.close();
+    }
   }
 }

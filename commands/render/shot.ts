@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { AnnotCommand } from '../../src/cli/base-command.js';
 import { notice, writeJson } from '../../src/cli/output.js';
 import { oclifFlags } from '../../src/cli/oclif-flags.js';
-import { FORCE_FLAG, PROVIDER_FLAG, tierFlag } from '../../src/cli/render-flags.js';
+import { FORCE_FLAG, PROVIDER_FLAG, QUEUE_FLAGS, REMOTE_CACHE_FLAGS, tierFlag } from '../../src/cli/render-flags.js';
 
 export default class RenderShot extends AnnotCommand {
   static override description = 'Render one shot of a scene file (a still, or a short clip made from it with --as-video) and print its result as JSON';
@@ -22,14 +22,16 @@ export default class RenderShot extends AnnotCommand {
     out: Flags.string({ description: 'also copy the result to DIR/<title>/shot-<id>.png (or .mp4): a copy, never a link into the cache' }),
     ...oclifFlags(FORCE_FLAG),
     ...oclifFlags(PROVIDER_FLAG),
+    ...oclifFlags(REMOTE_CACHE_FLAGS),
+    ...oclifFlags(QUEUE_FLAGS),
     json: Flags.boolean({ description: 'print the result on one line (the default when stdout is not a terminal)' }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RenderShot);
-    const [{ loadSceneFile }, { chooseProvider }, { findShot }, { renderShot }, { checkModelOverride }] = await Promise.all([
+    const [{ loadSceneFile }, { openRenderTiers }, { findShot }, { renderShot }, { checkModelOverride }] = await Promise.all([
       import('../../src/render/scene.js'),
-      import('../../src/render/provider-choice.js'),
+      import('../../src/render/scene-job.js'),
       import('../../src/render/scene-lookup.js'),
       import('../../src/render/render-shot.js'),
       import('../../src/render/catalog.js'),
@@ -41,11 +43,25 @@ export default class RenderShot extends AnnotCommand {
       const warning = value === undefined ? undefined : checkModelOverride(flag, value).warning;
       if (warning) notice(`annot: ${warning}`);
     }
-    const provider = chooseProvider(flags.provider, { notice: (text) => notice(`annot: ${text}`) });
+    const tiers = await openRenderTiers(
+      {
+        provider: flags.provider,
+        remoteCache: flags['remote-cache'],
+        remoteCacheMode: flags['remote-cache-mode'],
+        queue: flags.queue ? { redisUrl: flags.redis, queueName: flags['queue-name'] } : undefined,
+      },
+      { notice: (text) => notice(`annot: ${text}`) },
+    );
     const controller = new AbortController();
-    process.once('SIGINT', () => controller.abort());
+    // Ctrl-C cancels the model calls in flight, and withdraws a unit sent to the render workers.
+    process.once('SIGINT', () => {
+      controller.abort();
+      tiers.abort.abort();
+    });
     const result = await renderShot(shot, {
-      provider,
+      provider: tiers.provider,
+      remoteCache: tiers.remote,
+      executor: tiers.farm,
       environment,
       characters,
       style: scene.style,
@@ -57,7 +73,7 @@ export default class RenderShot extends AnnotCommand {
       durableAssets: true,
       signal: controller.signal,
       onEvent: (event) => event.type === 'notice' && event.message && notice(`annot: ${event.message}`),
-    });
+    }).finally(() => tiers.close());
     if (flags.out) {
       const [{ buildManifest }, { placeAssets }] = await Promise.all([import('../../src/render/manifest.js'), import('../../src/render/output-files.js')]);
       await placeAssets(buildManifest({ title: scene.title, style: scene.style }, [result], []), flags.out);

@@ -37,3 +37,30 @@ export const SCENE_QUALITY_FLAGS = {
   ...BEAT_QUALITY_FLAGS,
   'shot-quality': tierFlag('tier of the still and clip models', 'balanced'),
 } as const satisfies FlagSpecs;
+
+/** The shared render cache on S3-compatible storage: every render command takes these (see README, "Rendering as a team"). */
+export const REMOTE_CACHE_FLAGS = {
+  'remote-cache': {
+    kind: 'string',
+    description:
+      'a render cache shared by the team, s3://BUCKET/PREFIX on any S3-compatible server: looked up after this machine\'s cache, written after a render. Endpoint and credentials come from the standard AWS variables and files (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_PROFILE, ...)',
+    env: 'ANNOT_REMOTE_CACHE',
+  },
+  'remote-cache-mode': {
+    kind: 'string',
+    description: 'readwrite, or read: use the shared cache and never write to it (pull-request builds)',
+    options: ['readwrite', 'read'],
+    default: 'readwrite',
+    env: 'ANNOT_REMOTE_CACHE_MODE',
+  },
+} as const satisfies FlagSpecs;
+
+/** Rendering on the render workers (`annot render worker`) instead of in this process. */
+export const QUEUE_FLAGS = {
+  queue: {
+    kind: 'boolean',
+    description: 'send each unit to the render workers through Redis instead of rendering here: no fal key needed here, the workers render with theirs (--provider auto means fal)',
+  },
+  'queue-name': { kind: 'string', description: 'the render queue (the workers must take from the same)', default: 'annot-render' },
+  redis: { kind: 'string', description: 'Redis URL of the render queue (default: ANNOT_REDIS_URL, else redis://127.0.0.1:6379)' },
+} as const satisfies FlagSpecs;

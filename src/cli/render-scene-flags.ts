@@ -1,14 +1,16 @@
 import type { FlagSpecs } from './flag-specs.js';
 import { HOLD_FLAG } from './hold-flag.js';
-import { FORCE_FLAG, PROVIDER_FLAG, SCENE_QUALITY_FLAGS } from './render-flags.js';
+import { FORCE_FLAG, PROVIDER_FLAG, QUEUE_FLAGS, REMOTE_CACHE_FLAGS, SCENE_QUALITY_FLAGS } from './render-flags.js';
 
 /** `annot render scene`'s flags, read by the oclif command (commands/render/scene.ts) and the start-up fast path. */
 export const RENDER_SCENE_FLAGS = {
   ...SCENE_QUALITY_FLAGS,
   'shots-as-video': { kind: 'boolean', description: 'make a short clip from each still' },
   ...FORCE_FLAG,
-  concurrency: { kind: 'integer', description: 'units rendered at once (1: serial, shots then beats in scene order)', min: 1, default: 1 },
+  concurrency: { kind: 'integer', description: 'units rendered at once (1: serial, shots then beats in scene order); with --queue each worker\'s own --concurrency sets the pace', min: 1, default: 1 },
   ...PROVIDER_FLAG,
+  ...REMOTE_CACHE_FLAGS,
+  ...QUEUE_FLAGS,
   manifest: {
     kind: 'string',
     description:

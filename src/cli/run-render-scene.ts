@@ -35,6 +35,9 @@ export async function runRenderScene(sceneFile: string, flags: FlagValues<typeof
       animatic: flags.animatic,
       hold: parseHold(flags.hold),
       strict: flags.strict,
+      remoteCache: flags['remote-cache'],
+      remoteCacheMode: flags['remote-cache-mode'],
+      queue: flags.queue ? { redisUrl: flags.redis, queueName: flags['queue-name'] } : undefined,
     },
     {
       notice: (text) => !quiet && notice(`annot: ${text}`),
@@ -58,11 +61,12 @@ export async function runRenderScene(sceneFile: string, flags: FlagValues<typeof
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (report.interrupted) {
-    notice(`annot: interrupted after ${seconds} s: ${report.outcome.finished.length} of ${job.unitCount} units finished and are cached; queued model requests were cancelled, running ones are collected by the next run. Run the same command again to resume. The manifest was not written.`);
+    const farm = flags.queue ? ' Units no other caller waits for were taken off the render queue, or stopped on their workers.' : '';
+    notice(`annot: interrupted after ${seconds} s: ${report.outcome.finished.length} of ${job.unitCount} units finished and are cached; queued model requests were cancelled, running ones are collected by the next run.${farm} Run the same command again to resume. The manifest was not written.`);
     // An exit code rather than process.exit(): the JSON lines already written must drain to the pipe.
     process.exitCode = EXIT_INTERRUPTED;
     return;
   }
-  await view.finish(report, job.scene.title, job.provider.name, seconds);
+  await view.finish(report, job.scene.title, job.renderedBy, seconds);
   if (report.outcome.error) throw report.outcome.error;
 }

@@ -62,10 +62,20 @@ export class SceneRenderView {
     const summary =
       `${title || 'scene'}: ${done} of ${total} units in ${seconds} s — ${done - this.hits - this.skipped} rendered, ${this.hits} cached, ${this.skipped} skipped, ${outcome.failures.length} failed` +
       `${outcome.notStarted > 0 ? `, ${outcome.notStarted} not started` : ''} (${provider}); manifest ${report.manifestPath}${report.manifestWritten ? '' : ' (unchanged)'}` +
-      outputsText(report);
+      outputsText(report) +
+      remoteText(report);
     if (this.jsonLines) notice(summary);
     else writeLine(summary);
   }
+}
+
+/** What the shared cache did: units pulled from it and shared to it, or why it was left alone. */
+function remoteText({ remote }: SceneJobReport): string {
+  if (!remote) return '';
+  const { stats } = remote;
+  const mode = remote.mode === 'read' ? ', read-only' : '';
+  const state = remote.unavailable ? 'unavailable, not used' : `${stats.hits} units pulled (${stats.bytes_pulled} bytes), ${stats.entries_written} shared`;
+  return `; shared cache ${remote.url}${mode}: ${state}`;
 }
 
 function outputsText({ outputs }: SceneJobReport): string {

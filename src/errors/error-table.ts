@@ -122,7 +122,7 @@ export const ERROR_TABLE = Object.freeze({
   ANNOT_UNKNOWN_PROCESSOR: row(404, 'a processor name nobody registered'),
   ANNOT_PROCESSOR_PARAMS: row(400, 'processor parameters that do not match the processor\'s params schema'),
   ANNOT_PROCESSOR_FAILED: row(500, 'a processor that was given valid parameters but could not do its work'),
-  ANNOT_QUEUE_UNAVAILABLE: row(503, 'the Redis server of the processor queue could not be reached'),
+  ANNOT_QUEUE_UNAVAILABLE: row(503, 'the Redis server of a queue (processor jobs or render units) could not be reached'),
   ANNOT_JOB_NOT_FOUND: row(404, 'a job id the queue does not know'),
   // render: scenes, manifests, the catalog
   ANNOT_SCENE_INVALID: row(400, 'a scene file that cannot be loaded: a YAML or JSON syntax error, or a value the scene schema rejects'),
@@ -150,6 +150,10 @@ export const ERROR_TABLE = Object.freeze({
   ANNOT_FAL_SERVER_ERROR: row(502, 'fal failed (5xx after every retry, a failed runner, or a reply not in its protocol)'),
   ANNOT_FAL_TIMEOUT: row(504, 'a fal call did not finish within its time limit and was cancelled'),
   ANNOT_FAL_FOREIGN_URL: row(502, 'fal\'s queue answered with a URL on another origin; annot sends the key to the queue origin only'),
+  // render: the shared cache and the render workers
+  ANNOT_REMOTE_CACHE_UNAVAILABLE: row(503, 'the shared render cache (an S3-compatible bucket) could not be reached, or refused the request'),
+  ANNOT_RENDER_WORKER_FAILED: row(502, 'a render worker failed a unit for a reason annot has no code for; the message names the worker'),
+  ANNOT_RENDER_MEDIA_UNAVAILABLE: row(502, 'a render worker finished a unit, but its media reached neither the remote cache nor Redis'),
 } as const);
 
 /** A stable error code: a key of the registry. */

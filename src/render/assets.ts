@@ -3,7 +3,10 @@ import { extname, join } from 'node:path';
 import type { RenderCache } from './cache.js';
 import type { RenderEvent } from './events.js';
 import { sha256Hex } from './hashing.js';
+import { ASSET_FIELDS } from './asset-fields.js';
 import type { Provider } from './providers/provider.js';
+import type { RemoteCache } from './remote/remote-cache.js';
+import { unitAddress } from './remote/unit-entry.js';
 
 /**
  * Durable assets. fal's media URLs expire, so every asset a unit produces is downloaded once
@@ -11,14 +14,6 @@ import type { Provider } from './providers/provider.js';
  * result records, beside each url field, the bytes' hash and the local path. A cached unit
  * whose URL has expired is then served from the local copy.
  */
-
-/** Each url field of a result and the fields that record its bytes. */
-export const ASSET_FIELDS = [
-  { url: 'url', sha256: 'sha256', path: 'path' },
-  { url: 'audio_url', sha256: 'audio_sha256', path: 'audio_path' },
-  { url: 'video_url', sha256: 'video_sha256', path: 'video_path' },
-  { url: 'still_url', sha256: 'still_sha256', path: 'still_path' },
-] as const;
 
 /** The fields durable assets add to a beat or shot result. */
 export interface DurableAssetFields {
@@ -32,6 +27,8 @@ export interface DurableAssetFields {
   still_path?: string;
 }
 
+export { ASSET_FIELDS };
+
 export const ASSETS_DIR_NAME = 'assets';
 
 /**
@@ -40,11 +37,13 @@ export const ASSETS_DIR_NAME = 'assets';
  */
 export interface AssetContext {
   cache: Pick<RenderCache, 'getUnit' | 'putUnit' | 'assetDigest' | 'recordAssetDigest'>;
-  provider: Pick<Provider, 'fetchAsset'>;
+  provider: Pick<Provider, 'fetchAsset' | 'name' | 'origin'>;
   force: boolean;
   signal?: AbortSignal;
   emit: (event: RenderEvent) => void;
   assets?: AssetStore;
+  /** The shared tier, looked up after a local miss. */
+  remote?: RemoteCache;
 }
 
 export class AssetStore {
@@ -172,6 +171,8 @@ export async function restoreAssets(ctx: AssetContext, stored: Record<string, un
  * The cached result of a unit, its durable copies checked: null when there is none (or `force`),
  * and also when its media are gone for good, in which case the returned context forces the
  * re-render (its model calls must not come from the call cache either) and a notice says so.
+ * A lookup goes local, then to the shared tier when there is one: a remote hit (verified, its
+ * media pulled into the local store) fills the local cache, so the next render here is local.
  */
 export async function cachedUnit<C extends AssetContext>(
   ctx: C,
@@ -181,13 +182,24 @@ export async function cachedUnit<C extends AssetContext>(
 ): Promise<{ hit: Record<string, unknown> | null; ctx: C }> {
   if (ctx.force) return { hit: null, ctx };
   const stored = ctx.cache.getUnit(namespace, key);
-  if (!stored) return { hit: null, ctx };
+  if (!stored) return remoteUnit(ctx, namespace, key, what);
   const restored = ctx.assets ? await restoreAssets(ctx, stored.result) : undefined;
   if (ctx.assets && !restored) {
+    const remote = await remoteUnit(ctx, namespace, key, what);
+    if (remote.hit) return remote;
     ctx.emit({ type: 'notice', message: `${what}: the cached media are gone (expired URL, no local copy); rendering it again` });
     return { hit: null, ctx: { ...ctx, force: true } };
   }
   if (restored?.changed) ctx.cache.putUnit(namespace, key, restored.result, stored.note);
-  ctx.emit({ type: 'cache_hit', whole_unit: true });
+  ctx.emit({ type: 'cache_hit', whole_unit: true, tier: 'local' });
   return { hit: restored?.result ?? stored.result, ctx };
+}
+
+async function remoteUnit<C extends AssetContext>(ctx: C, namespace: string, key: string, what: string): Promise<{ hit: Record<string, unknown> | null; ctx: C }> {
+  if (!ctx.remote || !ctx.assets) return { hit: null, ctx };
+  const pulled = await ctx.remote.lookup(unitAddress(ctx.provider, namespace, key), { assets: ctx.assets, emit: ctx.emit, signal: ctx.signal });
+  if (!pulled) return { hit: null, ctx };
+  ctx.cache.putUnit(namespace, key, pulled, `${what} (shared cache)`);
+  ctx.emit({ type: 'cache_hit', whole_unit: true, tier: 'remote' });
+  return { hit: pulled, ctx };
 }

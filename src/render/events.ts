@@ -19,6 +19,8 @@ export interface RenderEvent {
   elapsed_ms?: number;
   /** `cache_hit`: whether the whole unit (true) or one model call (false) was served. */
   whole_unit?: boolean;
+  /** `cache_hit` of a whole unit: this machine's cache, or the shared one (`--remote-cache`). */
+  tier?: 'local' | 'remote';
 }
 
 export type RenderEventListener = (event: RenderEvent) => void;

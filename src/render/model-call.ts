@@ -4,7 +4,10 @@ import { emitSafely, type RenderEvent, type RenderEventListener } from './events
 import { RenderAbortedError } from './errors.js';
 import { callKey, sha256Hex } from './hashing.js';
 import { defaultProvider } from './provider-choice.js';
+import { localPendingRequests, type PendingRequests } from './pending-requests.js';
 import type { Asset, Provider } from './providers/provider.js';
+import type { RemoteCache } from './remote/remote-cache.js';
+import type { UnitExecutor } from './unit-executor.js';
 
 /** Options every render operation shares. */
 export interface CommonRenderOptions {
@@ -25,6 +28,15 @@ export interface CommonRenderOptions {
    * The CLI always turns this on. Default false.
    */
   durableAssets?: boolean;
+  /**
+   * The shared tier behind the local cache (remote/open-remote-cache.ts): looked up after a local
+   * miss, written after a fresh render (unless its mode is `read`). Turns durableAssets on.
+   */
+  remoteCache?: RemoteCache;
+  /** Where submitted requests are recorded until collected; default this machine's cache file. */
+  pendingRequests?: PendingRequests;
+  /** Renders a unit neither cache holds somewhere else (the render workers: farm/farm-client.ts); default here. */
+  executor?: UnitExecutor;
 }
 
 /** What one unit render works with. */
@@ -36,18 +48,26 @@ export interface UnitContext {
   emit: (event: RenderEvent) => void;
   /** The durable asset store, when durableAssets is on. */
   assets?: AssetStore;
+  remote?: RemoteCache;
+  pending: PendingRequests;
+  executor?: UnitExecutor;
 }
 
 /** The context of one unit's render, with the provider its operation resolved (see resolveProvider). */
 export function unitContext(options: CommonRenderOptions & { provider: Provider }, unit: { kind: 'shot' | 'beat'; id: string }): UnitContext {
   const listener = options.onEvent;
+  const cache = openRenderCache(options.cacheDir);
   return {
-    cache: openRenderCache(options.cacheDir),
+    cache,
     provider: options.provider,
     force: options.force ?? false,
     signal: options.signal,
     emit: (event) => emitSafely(listener, { ...event, unit }),
-    assets: options.durableAssets ? assetStoreFor(options.cacheDir ?? defaultCacheDir()) : undefined,
+    // The shared tier and the workers move media as bytes, so they need the local copies.
+    assets: options.durableAssets || options.remoteCache || options.executor ? assetStoreFor(options.cacheDir ?? defaultCacheDir()) : undefined,
+    remote: options.remoteCache,
+    pending: options.pendingRequests ?? localPendingRequests(cache),
+    executor: options.executor,
   };
 }
 
@@ -80,24 +100,27 @@ export async function callModel(
       return hit;
     }
   }
-  const resume = ctx.force ? undefined : ctx.cache.pendingRequest(key);
+  const resume = ctx.force ? undefined : await ctx.pending.get(key);
   let requestId: string | null = resume?.request_id ?? null;
+  let dropping: Promise<void> = Promise.resolve();
   const assets = await ctx.provider.run(modelId, args, {
     signal: ctx.signal,
     force: ctx.force,
     onEvent: ctx.emit,
     resume,
-    onSubmitted: (ticket) => {
+    onSubmitted: async (ticket) => {
       requestId = ticket.request_id ?? null;
-      ctx.cache.recordRequest(key, ctx.provider.name, modelId, ticket);
+      await ctx.pending.record(key, ctx.provider.name, modelId, ticket);
     },
     // The request failed, was cancelled or expired: the next render submits the call afresh.
     onDropped: () => {
       requestId = null;
-      ctx.cache.forgetRequest(key);
+      dropping = ctx.pending.forget(key).catch(() => undefined);
     },
   });
+  await dropping;
   ctx.cache.putCall(key, ctx.provider.name, modelId, args, assets, requestId);
+  await ctx.pending.forget(key);
   return assets;
 }
 

@@ -10,6 +10,8 @@ import { shotModels, shotUnitKey } from './render-shot.js';
 import { beatInputs, shotInputs } from './scene-lookup.js';
 import type { Scene } from './scene.js';
 import { SECONDS_PER_WORD, wordCount } from './local/wav.js';
+import type { RemoteCache } from './remote/remote-cache.js';
+import { unitAddress } from './remote/unit-entry.js';
 
 /** Seconds a clip is assumed to last when pricing it (fal's image-to-video models default to 5-6 s). */
 export const ASSUMED_CLIP_SECONDS = 5;
@@ -28,8 +30,12 @@ export interface PlannedCall {
 export interface PlannedUnit {
   unit: 'shot' | 'beat';
   id: string;
-  /** `cached`: served from the cache, nothing called. `render`: the calls below will be made. `skipped`: nothing to render. */
-  status: 'cached' | 'render' | 'skipped';
+  /**
+   * `cached`: served from this machine's cache, nothing called. `remote`: pulled from the shared
+   * cache (--remote-cache), nothing called. `render`: the calls below will be made. `skipped`:
+   * nothing to render.
+   */
+  status: 'cached' | 'remote' | 'render' | 'skipped';
   skipped?: string;
   hash: string;
   calls: PlannedCall[];
@@ -48,6 +54,8 @@ export interface ScenePlan {
   known_usd: number;
   /** Calls whose price is unknown: the total is at least known_usd. */
   unknown_price_calls: number;
+  /** With a shared cache: its URL, how many units it holds of those to render, or why it could not say. */
+  remote_cache?: { url: string; holds: number; unavailable?: string };
 }
 
 /**
@@ -106,6 +114,35 @@ export function planScene(scene: Scene, options: RenderSceneOptions & { provider
     skipped: units.filter((u) => u.status === 'skipped').length,
     known_usd: round(allCalls.reduce((sum, c) => sum + (c.estimated_usd ?? 0), 0)),
     unknown_price_calls: allCalls.filter((c) => c.estimated_usd === null).length,
+  };
+}
+
+/**
+ * The plan with the shared cache asked about every unit this machine would render: a unit it
+ * holds (entry valid, every blob present) is `remote`, costs nothing and calls nothing. Only
+ * lookups by name, no listing and no download.
+ */
+export async function withRemoteHoldings(plan: ScenePlan, options: { provider: { name: string; origin?: string }; shotQuality?: string; remoteCache: RemoteCache }): Promise<ScenePlan> {
+  const { remoteCache } = options;
+  const quality = options.shotQuality ?? 'balanced';
+  const notices: string[] = [];
+  const emit = (event: { message?: string }) => event.message && notices.push(event.message);
+  const units = await Promise.all(
+    plan.units.map(async (u) => {
+      if (u.status !== 'render') return u;
+      const address = u.unit === 'shot' ? unitAddress(options.provider, SHOT_NAMESPACE, shotUnitKey(u.hash, quality)) : unitAddress(options.provider, BEAT_NAMESPACE, u.hash);
+      return (await remoteCache.holds(address, { emit })) ? { ...unit(u.unit, u.id, 'remote', u.hash, []), calls: [] } : u;
+    }),
+  );
+  const allCalls = units.flatMap((u) => u.calls);
+  const holds = units.filter((u) => u.status === 'remote').length;
+  return {
+    ...plan,
+    units,
+    to_render: units.filter((u) => u.status === 'render').length,
+    known_usd: round(allCalls.reduce((sum, c) => sum + (c.estimated_usd ?? 0), 0)),
+    unknown_price_calls: allCalls.filter((c) => c.estimated_usd === null).length,
+    remote_cache: { url: remoteCache.url, holds, ...(remoteCache.unavailableBecause ? { unavailable: remoteCache.unavailableBecause } : {}) },
   };
 }
 

@@ -6,6 +6,7 @@ import { beatHash, type BeatModels } from './hashing.js';
 import { hasDurations, unitDurations, type DurationFields } from './media-probe.js';
 import { callModel, contentRef, resolveProvider, unitContext, type CommonRenderOptions } from './model-call.js';
 import { toBeat, toCharacter, type Beat, type BeatInput, type Character, type CharacterInput } from './scene.js';
+import { keepUnit } from './unit-tiers.js';
 
 export interface RenderBeatOptions extends CommonRenderOptions {
   /** Tier of the speech model (default `balanced`). */
@@ -87,6 +88,14 @@ export async function renderBeat(beatInput: BeatInput, characterInput: Character
     const r = cached.hit as unknown as BeatResult;
     return { url: r.url, video_url: r.video_url, audio_url: r.audio_url, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: true, ...durableFields(r) };
   }
+  if (ctx.executor) {
+    const spec = { kind: 'beat', beat, speaker: character, tts_quality: options.ttsQuality ?? null, lipsync_quality: options.lipsyncQuality ?? null, tts_model: options.ttsModelId ?? null, avatar_model: options.avatarModelId ?? null } as const;
+    const done = await ctx.executor.render(spec, ctx);
+    const r = done.result as unknown as BeatResult;
+    const result: BeatResult = { url: r.url, video_url: r.video_url, audio_url: r.audio_url, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: done.cacheHit, ...durableFields(r) };
+    ctx.cache.putUnit(BEAT_NAMESPACE, hash, { ...result, cache_hit: false }, `beat:${beat.id}`);
+    return result;
+  }
 
   let audioUrl = '';
   let videoUrl = '';
@@ -119,8 +128,8 @@ export async function renderBeat(beatInput: BeatInput, characterInput: Character
     await keepAssets(ctx, result as unknown as Record<string, unknown>);
     Object.assign(result, await unitDurations(result as unknown as Record<string, unknown>));
   }
-  ctx.cache.putUnit(BEAT_NAMESPACE, hash, { ...result }, `beat:${beat.id}`);
-  return result;
+  const kept = (await keepUnit(ctx, BEAT_NAMESPACE, hash, result as unknown as Record<string, unknown>, `beat:${beat.id}`)) as unknown as BeatResult;
+  return kept === (result as unknown) ? result : { ...kept, hash, beat_id: beat.id, speaker: beat.speaker, cache_hit: false };
 }
 
 function durableFields(r: BeatResult): DurableAssetFields & DurationFields {

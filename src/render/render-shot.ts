@@ -17,6 +17,7 @@ import {
   type Shot,
   type ShotInput,
 } from './scene.js';
+import { keepUnit } from './unit-tiers.js';
 
 export interface RenderShotOptions extends CommonRenderOptions {
   environment?: EnvironmentInput | null;
@@ -107,6 +108,23 @@ export async function renderShot(shotInput: ShotInput, options: RenderShotOption
     ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, cached.hit, `shot:${shot.id}`);
   }
   if (cached.hit) return { ...(cached.hit as unknown as ShotResult), hash, shot_id: shot.id, cache_hit: true };
+  if (ctx.executor) {
+    const spec = {
+      kind: 'shot',
+      shot,
+      environment: environment ?? null,
+      characters,
+      style,
+      as_video: asVideo,
+      quality,
+      image_model: options.imageModelId ?? null,
+      image_to_video_model: options.imageToVideoModelId ?? null,
+    } as const;
+    const done = await ctx.executor.render(spec, ctx);
+    const result = { ...(done.result as unknown as ShotResult), hash, shot_id: shot.id, cache_hit: done.cacheHit };
+    ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, { ...result, cache_hit: false }, `shot:${shot.id}`);
+    return result;
+  }
 
   const prompt = shotPrompt(shot, environment, characters, style);
   const stills = await callModel(ctx, models.image, { prompt, image_size: STILL_IMAGE_SIZE });
@@ -129,6 +147,6 @@ export async function renderShot(shotInput: ShotInput, options: RenderShotOption
     await keepAssets(ctx, result as unknown as Record<string, unknown>);
     Object.assign(result, await unitDurations(result as unknown as Record<string, unknown>));
   }
-  ctx.cache.putUnit(SHOT_NAMESPACE, unitKey, { ...result }, `shot:${shot.id}`);
-  return result;
+  const kept = (await keepUnit(ctx, SHOT_NAMESPACE, unitKey, result as unknown as Record<string, unknown>, `shot:${shot.id}`)) as unknown as ShotResult;
+  return kept === result ? result : { ...kept, hash, shot_id: shot.id, cache_hit: false };
 }

@@ -6,8 +6,11 @@ import type { RenderEvent } from './events.js';
 import { manifestPathFor, type SceneManifest } from './manifest.js';
 import { checkManifestScene, manifestSceneOf, placeAssets, touchIfOlder, writeManifest } from './output-files.js';
 import { animaticSubtitlesPath, checkDistinctOutputs } from './output-paths.js';
+import type { RenderFarmClient } from './farm/farm-client.js';
+import type { FarmProvider } from './farm/unit-job.js';
 import { chooseProvider } from './provider-choice.js';
 import type { Provider } from './providers/provider.js';
+import type { RemoteCache, RemoteCacheStats } from './remote/remote-cache.js';
 import { runScene, type SceneRunOutcome, type SceneUnitResult } from './render-scene.js';
 import { sceneLayout } from './scene-layout.js';
 import { sceneFindings } from './scene-validation.js';
@@ -36,6 +39,12 @@ export interface SceneJobRequest {
   hold: number;
   /** Refuse a scene with findings (errors or warnings), as `annot validate --strict` fails it. */
   strict?: boolean;
+  /** The shared cache, `s3://BUCKET/PREFIX` (see remote/open-remote-cache.ts). */
+  remoteCache?: string;
+  /** `readwrite` (default) or `read`. */
+  remoteCacheMode?: string;
+  /** Send the units to the render workers through this queue instead of rendering here. */
+  queue?: { redisUrl?: string; queueName?: string };
 }
 
 export interface SceneJobHooks {
@@ -62,6 +71,8 @@ export interface SceneOutputs {
 
 export interface SceneJobReport {
   outcome: SceneRunOutcome;
+  /** What the shared cache did in this run, when there is one. */
+  remote?: { url: string; mode: string; stats: RemoteCacheStats; unavailable?: string };
   /** Ctrl-C: the manifest and the derived files were not written. */
   interrupted: boolean;
   manifestPath: string;
@@ -82,6 +93,7 @@ export class SceneJob {
     readonly findings: readonly Finding[],
     readonly manifestPath: string,
     readonly provider: Provider,
+    private readonly tiers: RenderTiers,
   ) {}
 
   static async prepare(request: SceneJobRequest, hooks: SceneJobHooks = {}): Promise<SceneJob> {
@@ -103,17 +115,31 @@ export class SceneJob {
     ]);
     checkManifestScene(manifestPath, request.sceneFile);
     if (request.timeline) await checkTimelineFormat(request.timeline);
-    const provider = chooseProvider(request.provider, { notice: hooks.notice });
-    return new SceneJob(request, scene, findings, manifestPath, provider);
+    const tiers = await openRenderTiers(request, hooks);
+    return new SceneJob(request, scene, findings, manifestPath, tiers.provider, tiers);
   }
 
   get unitCount(): number {
     return this.scene.shots.length + this.scene.beats.length;
   }
 
+  /** Who renders: the provider, here or on the render workers. */
+  get renderedBy(): string {
+    return this.tiers.farm ? `${this.provider.name} on the render workers of queue "${this.tiers.farm.queueName}"` : this.provider.name;
+  }
+
   async run(controls: SceneJobControls, hooks: SceneJobHooks = {}): Promise<SceneJobReport> {
+    try {
+      return await this.render(controls, hooks);
+    } finally {
+      await this.tiers.close();
+    }
+  }
+
+  private async render(controls: SceneJobControls, hooks: SceneJobHooks): Promise<SceneJobReport> {
     const { request, scene } = this;
     const actionOnly = new Set(scene.beats.filter(isActionOnly).map((beat) => beat.id));
+    controls.signal.addEventListener('abort', () => this.tiers.abort.abort(), { once: true });
     const outcome = await runScene(
       scene,
       {
@@ -123,9 +149,12 @@ export class SceneJob {
         shotQuality: request.shotQuality,
         shotsAsVideo: request.shotsAsVideo,
         force: request.force,
-        concurrency: request.concurrency,
+        // On the workers, every unit is sent at once: each worker's own --concurrency sets the pace.
+        concurrency: this.tiers.farm ? Math.max(1, this.unitCount) : request.concurrency,
         keepGoing: request.keepGoing,
         durableAssets: true,
+        remoteCache: this.tiers.remote,
+        executor: this.tiers.farm,
         signal: controls.signal,
         onEvent: controls.onEvent,
       },
@@ -136,6 +165,8 @@ export class SceneJob {
       },
     );
     const report: SceneJobReport = { outcome, interrupted: controls.signal.aborted, manifestPath: this.manifestPath, manifestWritten: false, outputs: {} };
+    const remote = this.tiers.remote;
+    if (remote) report.remote = { url: remote.url, mode: remote.mode, stats: remote.stats, unavailable: remote.unavailableBecause };
     if (report.interrupted) return report;
     // The layout (prompts, lines, beats' shots) lets the derived files be built from the manifest alone.
     const manifest = { ...outcome.manifest, layout: sceneLayout(scene) };
@@ -175,6 +206,47 @@ export class SceneJob {
     }
     return outputs;
   }
+}
+
+/** The provider, the shared cache and the render workers of one render, opened before anything is rendered. */
+export interface RenderTiers {
+  provider: Provider;
+  remote?: RemoteCache;
+  farm?: RenderFarmClient;
+  /** Ctrl-C of the render, for the workers' client (opened before the render's own signal exists). */
+  abort: AbortController;
+  close(): Promise<void>;
+}
+
+/**
+ * The tiers a render asks for, each refused before anything is rendered when it cannot be used
+ * (an s3:// URL that is not one, a Redis that does not answer). With a queue the caller needs no
+ * key: `auto` means fal there, rendered with the workers' own keys.
+ */
+export async function openRenderTiers(
+  request: { provider: string; remoteCache?: string; remoteCacheMode?: string; queue?: { redisUrl?: string; queueName?: string } },
+  hooks: { notice?: (text: string) => void } = {},
+): Promise<RenderTiers> {
+  const choice = request.queue && request.provider === 'auto' ? 'fal' : request.provider;
+  const provider = chooseProvider(choice, { notice: hooks.notice, requireKey: !request.queue });
+  const abort = new AbortController();
+  let remote: RemoteCache | undefined;
+  let farm: RenderFarmClient | undefined;
+  const close = async () => {
+    await farm?.close();
+    remote?.close();
+  };
+  try {
+    if (request.remoteCache) remote = await (await import('./remote/open-remote-cache.js')).openRemoteCache(request.remoteCache, { mode: request.remoteCacheMode });
+    if (request.queue) {
+      const { RenderFarmClient } = await import('./farm/farm-client.js');
+      farm = await RenderFarmClient.open({ ...request.queue, provider: choice as FarmProvider, remoteCache: remote, signal: abort.signal });
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { provider, remote, farm, abort, close };
 }
 
 /** A timeline name no format claims is a mistake to report before anything is rendered. */

@@ -5,6 +5,7 @@ import { resolveProvider, type CommonRenderOptions } from './model-call.js';
 import { renderBeat } from './render-beat.js';
 import { renderShot, type ShotResult } from './render-shot.js';
 import { toScene, type Scene, type SceneInput } from './scene.js';
+import { UnitNotStartedError } from './unit-executor.js';
 
 export interface SceneUnitOptions extends CommonRenderOptions {
   ttsQuality?: string;
@@ -126,8 +127,11 @@ async function* concurrentUnits(
   // count of unsettled units reaches zero.
   const limit = pLimit({ concurrency, rejectOnClear: true });
   const stop = () => {
+    if (stopped) return;
     stopped = true;
     limit.clearQueue();
+    // Units handed to the render workers and not taken yet are not started either.
+    void options.executor?.stopNew?.().catch(() => undefined);
   };
   // p-limit starts a queued unit as soon as a slot frees, which is before a .then() on the failed
   // unit's promise would run. So the stop decision is made inside the limited function, before it
@@ -135,6 +139,7 @@ async function* concurrentUnits(
   const runUnit = async (unit: Unit): Promise<FinishedUnit | undefined> => {
     if (stopped || options.signal?.aborted) return undefined;
     const finished = await runOne(unit, inCallerContext);
+    if ('error' in finished && finished.error instanceof UnitNotStartedError) return undefined;
     if (('error' in finished && !options.keepGoing) || options.signal?.aborted) stop();
     return finished;
   };

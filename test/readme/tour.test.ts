@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { POSTGRES_URL, postgresUnreachable } from '../support/postgres.js';
+import { startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { fencedBlocks, shellBlocks, type ReadmeCommand } from './readme-commands.js';
 
 /**
@@ -60,6 +61,8 @@ describe('the README, run as written', () => {
   let queuedJobs: string[] = [];
   /** The PostgreSQL projects the tour made, dropped at the end. */
   const projects = new Set<string>();
+  /** The S3-compatible server "Rendering as a team" uses (s3rver here, with no bucket until the tour makes one). */
+  let s3: S3TestServer | undefined;
 
   beforeAll(async () => {
     const [postgres, redis] = await services;
@@ -73,7 +76,8 @@ describe('the README, run as written', () => {
     mkdirSync(shims);
     writeFileSync(join(shims, 'npm'), '#!/bin/sh\n[ "$1" = install ] && exit 0\necho "the README tour test runs no npm but npm install" >&2\nexit 1\n');
     chmodSync(join(shims, 'npm'), 0o755);
-    env = { ...process.env, PATH: `${shims}:${join(scratch, 'bin')}:${process.env.PATH}`, ANNOT_CACHE_DIR: join(scratch, '.cache'), ANNOT_PG_URL: POSTGRES_URL, ANNOT_REDIS_URL: REDIS_URL };
+    s3 = await startS3Server();
+    env = { ...process.env, ...s3.env, PATH: `${shims}:${join(scratch, 'bin')}:${process.env.PATH}`, ANNOT_CACHE_DIR: join(scratch, '.cache'), ANNOT_PG_URL: POSTGRES_URL, ANNOT_REDIS_URL: REDIS_URL };
     for (const name of ['FAL_KEY', 'ANNOT_TOKEN', 'ANNOT_DEBUG']) delete env[name];
   }, SECTION_DEADLINE_MS);
 
@@ -81,6 +85,7 @@ describe('the README, run as written', () => {
     await stopAll();
     for (const url of projects) await PostgresStore.open(url).then((store) => store.dropProject(), () => undefined);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
+    await s3?.close();
   }, SECTION_DEADLINE_MS);
 
   it('gives exactly two set-up commands: install and render offline, and npm test', () => {
@@ -105,7 +110,7 @@ describe('the README, run as written', () => {
       if (skip()) return;
       try {
         for (const command of commands) {
-          if (/^annot (serve|worker)\b/.test(command.text)) await startBackground(command);
+          if (/^annot (serve|worker|render worker)\b/.test(command.text)) await startBackground(command);
           else await expectStatus(command);
         }
       } finally {
@@ -141,7 +146,8 @@ describe('the README, run as written', () => {
       .replace(/localhost:(\d+|PORT)\b/g, (whole, port: string) => `localhost:${ports.get(port) ?? (port === 'PORT' ? whole : port)}`)
       .replace(/(^|&& |\| )curl -s /g, '$1curl -s --fail-with-body ')
       // The tour's queue is its own, so another run's worker on the same Redis never takes its jobs.
-      .replace(/^(annot worker .*|annot process .* --queue\b.*)$/, `$1 --queue-name annot-tour-${suffix}`);
+      .replace(/^(annot worker .*|annot process .* --queue\b.*)$/, `$1 --queue-name annot-tour-${suffix}`)
+      .replace(/^(annot render worker .*|annot render (scene|beat|shot) .* --queue\b.*)$/, `$1 --queue-name annot-tour-render-${suffix}`);
   }
 
   async function expectStatus(command: ReadmeCommand): Promise<void> {
@@ -182,7 +188,7 @@ describe('the README, run as written', () => {
         output += chunk.toString();
         const url = /annot serve: listening on http:\/\/[^:\s]+:(\d+)/.exec(output);
         if (url) resolve(url[1]);
-        else if (/annot worker: ready/.test(output)) resolve('');
+        else if (/annot (render )?worker: ready/.test(output)) resolve('');
       };
       child.stdout!.on('data', look);
       child.stderr!.on('data', look);

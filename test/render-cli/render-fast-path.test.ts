@@ -32,6 +32,9 @@ describe('annot render scene and render timeline: the start-up fast path and ocl
     ['--strict refusing the findings (exit 1), with the JSON error document', () => LIGHTHOUSE, ['--strict', '--json'], 1],
     ['a --hold out of range, refused by the command body', () => scene, ['--hold', '0'], 1],
     ['--provider fal without a key', () => scene, ['--provider', 'fal', '--quiet'], 1],
+    ['a shared cache in read mode, from the cache', () => scene, ['--remote-cache', 's3://team-renders/annot', '--remote-cache-mode', 'read', '--provider', 'local', '-q'], 0],
+    ['a --remote-cache that is not an s3:// URL', () => scene, ['--remote-cache', 'https://team-renders/annot'], 2],
+    ['--queue with a Redis that does not answer', () => scene, ['--queue', '--redis', 'redis://127.0.0.1:1', '--queue-name', 'annot-parity', '-q'], 1],
     ['a missing scene file', () => join(t.dir, 'missing.yaml'), [], 1],
   ];
   let n = 0;

@@ -160,6 +160,6 @@ describe('renderBeat', () => {
     expect(events.every((e) => e.unit?.kind === 'beat' && e.unit.id === 'b1')).toBe(true);
     events.length = 0;
     await render(beat, sarah, { onEvent: (e: RenderEvent) => events.push(e) });
-    expect(events).toEqual([{ type: 'cache_hit', whole_unit: true, unit: { kind: 'beat', id: 'b1' } }]);
+    expect(events).toEqual([{ type: 'cache_hit', whole_unit: true, tier: 'local', unit: { kind: 'beat', id: 'b1' } }]);
   });
 });

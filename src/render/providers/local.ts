@@ -38,6 +38,8 @@ type Job = 'speech' | 'talking_video' | 'clip' | 'still';
 export class LocalProvider implements Provider {
   /** `local`, or `local+espeak-ng`: a placeholder track is never served as real speech. */
   readonly name: string;
+  /** Made on this machine from the arguments alone. */
+  readonly origin = 'local';
   readonly dir: string;
   readonly speech: SpeechEngine;
 

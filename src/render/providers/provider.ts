@@ -26,8 +26,8 @@ export interface ProviderRunOptions {
   onEvent?: (event: RenderEvent) => void;
   /** A request submitted earlier for the same call: wait for it instead of submitting again. */
   resume?: RequestTicket;
-  /** Called as soon as the request is submitted, before waiting for it. */
-  onSubmitted?: (ticket: RequestTicket) => void;
+  /** Called as soon as the request is submitted; waited for before waiting for the request, so the record is kept first. */
+  onSubmitted?: (ticket: RequestTicket) => void | Promise<void>;
   /**
    * Called when the submitted (or resumed) request will never produce a result: it failed, was
    * cancelled, or fal no longer knows it. Its ticket must then be forgotten, so that the next
@@ -44,6 +44,11 @@ export interface ProviderRunOptions {
 export interface Provider {
   /** Part of every unit hash, so the output of one provider is never served as another's. */
   readonly name: string;
+  /**
+   * Where the media come from (fal: its queue's origin): part of every key in the shared cache, so
+   * a fake or staging server never fills it with media a real render would reuse. Default: the name.
+   */
+  readonly origin?: string;
   run(modelId: string, args: Record<string, unknown>, options?: ProviderRunOptions): Promise<Asset[]>;
   fetchAsset(url: string, options?: { signal?: AbortSignal }): Promise<Uint8Array>;
 }

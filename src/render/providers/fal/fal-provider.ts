@@ -117,6 +117,11 @@ export class FalProvider implements Provider {
     };
   }
 
+  /** The queue's base URL: what the shared cache keys name, so a fake or staging queue never fills it for a real one. */
+  get origin(): string {
+    return this.baseUrl;
+  }
+
   get baseUrl(): string {
     return (this.options.baseUrl || process.env.FAL_QUEUE_URL || DEFAULT_FAL_QUEUE_URL).replace(/\/+$/, '');
   }
@@ -155,7 +160,7 @@ export class FalProvider implements Provider {
         }
       }
       ticket = await this.submit(state, args);
-      options.onSubmitted?.(ticket);
+      await options.onSubmitted?.(ticket);
       return this.finished(state, ticket, await this.waitForResult(state, ticket));
     } catch (error) {
       let thrown = error;
