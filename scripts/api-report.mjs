@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// The API report of every entry point in package.json's `exports` (the root and each subpath), made
+// by API Extractor from the declarations `npm run build` writes, into api/<name>.api.md.
+//
+//   node scripts/api-report.mjs           regenerate the reports (npm run api-report)
+//   node scripts/api-report.mjs --check   fail when the exported API differs from them (npm run lint)
+//
+// A report lists every exported name with its signature, so a change to the public API shows up as
+// a diff of these files in review. An exported name (or member) without a doc comment is marked
+// "(undocumented)" in its report, and both modes fail on one.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const reportFolder = join(root, 'api');
+const check = process.argv.includes('--check');
+const UPDATE_HINT = 'run `npm run api-report` and commit the changed api/*.api.md files (review the diff: it is the change to the public API)';
+
+/** Each entry point of package.json's exports: its report name and the declaration file it types. */
+export function entryPoints() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return Object.entries(pkg.exports)
+    .filter(([, target]) => typeof target === 'object' && target.types)
+    .map(([subpath, target]) => ({
+      subpath: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
+      reportName: subpath === '.' ? pkg.name : `${pkg.name}-${subpath.slice(2).replaceAll('/', '-')}`,
+      types: join(root, target.types),
+    }));
+}
+
+function configFor(entry, tempFolder) {
+  return ExtractorConfig.prepare({
+    configObjectFullPath: join(root, 'api', `${entry.reportName}.api-extractor.json`),
+    packageJsonFullPath: join(root, 'package.json'),
+    configObject: {
+      projectFolder: root,
+      mainEntryPointFilePath: entry.types,
+      compiler: {
+        overrideTsconfig: {
+          compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], types: ['node'], strict: true },
+          files: [entry.types],
+        },
+        skipLibCheck: true,
+      },
+      apiReport: { enabled: true, reportFileName: `${entry.reportName}.api.md`, reportFolder, reportTempFolder: tempFolder },
+      docModel: { enabled: false },
+      dtsRollup: { enabled: false },
+      tsdocMetadata: { enabled: false },
+      newlineKind: 'lf',
+      messages: {
+        compilerMessageReporting: { default: { logLevel: 'error' } },
+        extractorMessageReporting: {
+          default: { logLevel: 'warning', addToApiReportFile: true },
+          // annot marks no release stages (@public, @beta): everything an entry point exports is public.
+          'ae-missing-release-tag': { logLevel: 'none' },
+          'ae-undocumented': { logLevel: 'none' },
+        },
+        tsdocMessageReporting: { default: { logLevel: 'warning', addToApiReportFile: true } },
+      },
+    },
+  });
+}
+
+function reportOne(entry, tempFolder) {
+  if (!existsSync(entry.types)) {
+    throw new Error(`${relative(root, entry.types)} is missing: run npm run build first`);
+  }
+  const messages = [];
+  const result = Extractor.invoke(configFor(entry, tempFolder), {
+    localBuild: !check,
+    showVerboseMessages: false,
+    messageCallback(message) {
+      // Warnings are written into the report itself (the reviewer sees them there); the rest is noise.
+      if (message.logLevel === ExtractorLogLevel.Error) messages.push(message.formatMessageWithLocation(root));
+      message.handled = true;
+    },
+  });
+  // The report as made from the current declarations (API Extractor writes it to the temp folder first).
+  const report = join(tempFolder, `${entry.reportName}.api.md`);
+  const undocumented = existsSync(report) ? undocumentedIn(readFileSync(report, 'utf8')) : [];
+  return { entry, result, messages, undocumented };
+}
+
+/** The declarations a report marks "(undocumented)": the line after each mark. */
+function undocumentedIn(text) {
+  const lines = text.split('\n');
+  return lines.flatMap((line, i) => (line.includes('(undocumented)') ? [lines[i + 1]?.trim() ?? ''] : []));
+}
+
+function main() {
+  const tempFolder = mkdtempSync(join(tmpdir(), 'annot-api-report-'));
+  let failed = false;
+  try {
+    for (const entry of entryPoints()) {
+      const { result, messages, undocumented } = reportOne(entry, tempFolder);
+      const name = `api/${entry.reportName}.api.md`;
+      for (const message of messages) console.error(`api-report: ${message}`);
+      if (check && result.apiReportChanged) {
+        console.error(`api-report: the exported API of ${entry.subpath} differs from ${name}: ${UPDATE_HINT}.`);
+        failed = true;
+      } else if (!check && result.apiReportChanged) {
+        console.log(`api-report: ${name} updated`);
+      }
+      if (undocumented.length > 0) {
+        console.error(`api-report: ${undocumented.length} exported declarations of ${entry.subpath} have no doc comment (marked "(undocumented)" in ${name}):`);
+        for (const line of undocumented.slice(0, 40)) console.error(`  ${line}`);
+        failed = true;
+      }
+      if (messages.length > 0) failed = true;
+    }
+  } finally {
+    rmSync(tempFolder, { recursive: true, force: true });
+  }
+  if (failed) process.exitCode = 1;
+  else console.log(check ? 'api-report: every entry point matches its report' : 'api-report: reports are current');
+}
+
+main();
