@@ -57,6 +57,8 @@ function configFor(entry, tempFolder) {
           // annot marks no release stages (@public, @beta): everything an entry point exports is public.
           'ae-missing-release-tag': { logLevel: 'none' },
           'ae-undocumented': { logLevel: 'none' },
+          // Judged in messageCallback below: a subpath may name a type that another entry point exports.
+          'ae-forgotten-export': { logLevel: 'warning', addToApiReportFile: false },
         },
         tsdocMessageReporting: { default: { logLevel: 'warning', addToApiReportFile: true } },
       },
@@ -64,24 +66,40 @@ function configFor(entry, tempFolder) {
   });
 }
 
-function reportOne(entry, tempFolder) {
+/** The names a report declares (`export declare class X`, `export type X`, `export { X }`...). */
+function namesIn(report) {
+  const names = new Set();
+  for (const match of report.matchAll(/^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|enum|namespace) (\w+)/gm)) names.add(match[1]);
+  for (const match of report.matchAll(/^export \{([^}]*)\}/gm)) for (const name of match[1].split(',')) names.add(name.trim().split(/\s+as\s+/).pop());
+  return names;
+}
+
+function reportOne(entry, tempFolder, exported) {
   if (!existsSync(entry.types)) {
     throw new Error(`${relative(root, entry.types)} is missing: run npm run build first`);
   }
   const messages = [];
+  const forgotten = [];
   const result = Extractor.invoke(configFor(entry, tempFolder), {
     localBuild: !check,
     showVerboseMessages: false,
     messageCallback(message) {
-      // Warnings are written into the report itself (the reviewer sees them there); the rest is noise.
-      if (message.logLevel === ExtractorLogLevel.Error) messages.push(message.formatMessageWithLocation(root));
+      // Other warnings are written into the report itself (the reviewer sees them there); the rest is noise.
+      if (message.messageId === 'ae-forgotten-export') {
+        // A type the declarations name but no entry point exports: a user could not name it.
+        const name = /"([^"]+)"/.exec(message.text)?.[1];
+        if (!exported.has(name)) forgotten.push(`${name} (${message.formatMessageWithLocation(root)})`);
+      } else if (message.logLevel === ExtractorLogLevel.Error) {
+        messages.push(message.formatMessageWithLocation(root));
+      }
       message.handled = true;
     },
   });
   // The report as made from the current declarations (API Extractor writes it to the temp folder first).
   const report = join(tempFolder, `${entry.reportName}.api.md`);
-  const undocumented = existsSync(report) ? undocumentedIn(readFileSync(report, 'utf8')) : [];
-  return { entry, result, messages, undocumented };
+  const text = existsSync(report) ? readFileSync(report, 'utf8') : '';
+  for (const name of namesIn(text)) exported.add(name);
+  return { entry, result, messages, forgotten, undocumented: undocumentedIn(text) };
 }
 
 /** The declarations a report marks "(undocumented)": the line after each mark. */
@@ -94,8 +112,11 @@ function main() {
   const tempFolder = mkdtempSync(join(tmpdir(), 'annot-api-report-'));
   let failed = false;
   try {
+    // The names every entry point exports, gathered as the reports are made: the root comes first, so a
+    // subpath's declarations may name its types (a type only a later subpath exports is reported).
+    const exported = new Set();
     for (const entry of entryPoints()) {
-      const { result, messages, undocumented } = reportOne(entry, tempFolder);
+      const { result, messages, forgotten, undocumented } = reportOne(entry, tempFolder, exported);
       const name = `api/${entry.reportName}.api.md`;
       for (const message of messages) console.error(`api-report: ${message}`);
       if (check && result.apiReportChanged) {
@@ -107,6 +128,11 @@ function main() {
       if (undocumented.length > 0) {
         console.error(`api-report: ${undocumented.length} exported declarations of ${entry.subpath} have no doc comment (marked "(undocumented)" in ${name}):`);
         for (const line of undocumented.slice(0, 40)) console.error(`  ${line}`);
+        failed = true;
+      }
+      if (forgotten.length > 0) {
+        console.error(`api-report: ${entry.subpath} names types that no entry point exports (export them, or stop naming them):`);
+        for (const line of forgotten) console.error(`  ${line}`);
         failed = true;
       }
       if (messages.length > 0) failed = true;

@@ -274,3 +274,31 @@ export {
   UnknownModelError,
   type SceneProblem,
 } from './render/errors.js';
+
+// types that the exported declarations name, so a program can name them too
+export { ERROR_TABLE, type ErrorCode, type ErrorRow } from './errors/error-table.js';
+export { type JsonPrimitive } from './json/json-body.js';
+export { type Fraction } from './time/decimal.js';
+export { type ResolveOptions, type TimeInput, type TimeParseOptions } from './time/time-input.js';
+export { type BodySchemaId } from './schemas/schema-uri.js';
+export { type MigrationFunction, type RegisterMigrationOptions } from './schemas/migrations.js';
+export { type RegisterOptions } from './schemas/registry.js';
+export { type CandidateBounds } from './store/relation-filter.js';
+export { type IntervalQueryKind, type IntervalQueryShortcuts } from './store/interval-query-shortcuts.js';
+export { type MemoryOpLoggedStore } from './store/memory-op-logged.js';
+export { type Finding, type FindingSeverity } from './adapters/finding.js';
+export { type FlatCue, type FlatSelection, type ReplayableDocument } from './adapters/adapter.js';
+export { type InferFormatInput } from './adapters/registry.js';
+export { type LoadIntoStoreOptions } from './adapters/load-into-store.js';
+export { type AnnotationUpdate } from './service/annotation-updates.js';
+export { type ExportResult } from './service/import-export.js';
+export { type OpenServiceStoreOptions } from './service/open-service-store.js';
+export { type ValidationProblem } from './service/validate-annotations.js';
+export { type LineLocator } from './render/scene.js';
+export { type BeatModels, type ShotModels } from './render/hashing.js';
+export { type StoredUnit } from './render/cache.js';
+export { type DurableAssetFields } from './render/assets.js';
+export { type DurationFields } from './render/media-probe.js';
+export { type LayoutBeat, type LayoutShot, type SceneLayout } from './render/manifest.js';
+export { type SceneUnitOptions, type UnitIdentity } from './render/scene-units.js';
+export { type FailedUnitRecord, type SceneRunManifest, type SceneRunOutcome } from './render/render-scene.js';

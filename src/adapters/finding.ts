@@ -12,6 +12,7 @@ export type FindingSeverity = 'error' | 'warning';
  * (`cue_end_before_start`, `block_dropped`), so CI tooling can filter on them.
  */
 export interface Finding {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code: string;
   readonly severity: FindingSeverity;
   readonly message: string;

@@ -16,6 +16,7 @@ export class ImportClock {
   private largestError: Fraction = { num: 0n, den: 1n };
 
   constructor(
+    /** The rate every imported time is expressed at, in ticks a second. */
     readonly rate: number,
     private readonly strict = false,
   ) {}

@@ -12,6 +12,9 @@ import { ALLEN_RELATIONS } from '../time/allen.js';
 import { ANNOT_TOOLS, type AnnotTool } from './tools.js';
 import { toolWording } from './tool-wording.js';
 
+// Types these declarations name that no other entry point exports.
+export type { AnnotTool, ToolOutcome } from './tools.js';
+
 export const MCP_SERVER_NAME = 'annot';
 
 /** Where a mutating tool reports its Lamport clock: the MCP counterpart of HTTP's X-Service-Clock header. */

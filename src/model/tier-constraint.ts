@@ -28,6 +28,7 @@ export type TierViolationCode =
 /** One violation: which annotation, what is wrong, and the intervals involved. */
 export interface TierViolation {
   readonly tier: string;
+  /** The stable code of this error (see docs/errors.md). */
   readonly code: TierViolationCode;
   /** The offending annotation, or null for tier-level problems. */
   readonly annotation_id: string | null;

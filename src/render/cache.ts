@@ -52,7 +52,7 @@ export class RenderCache {
   private readonly db: Database.Database;
   private readonly stmts: ReturnType<RenderCache['prepare']>;
 
-  constructor(readonly dir: string) {
+  constructor(/** The cache directory, holding the cache file and the media kept beside it. */ readonly dir: string) {
     this.path = join(dir, CACHE_FILE_NAME);
     this.db = openCacheFile(dir, this.path);
     this.db.exec(`

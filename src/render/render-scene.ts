@@ -129,6 +129,7 @@ class SceneRunRecord {
  * completed, so a caller can still write it.
  */
 export class SceneRenderError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_SCENE_RENDER_FAILED';
   readonly manifest: SceneManifest & { failures: FailedUnitRecord[] };
   readonly failures: UnitFailure[];

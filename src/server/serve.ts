@@ -7,6 +7,9 @@ import { afterNextPoll, drainOnClose } from './drain.js';
 
 // The `annot/server` subpath entry: the app builder beside the server starter.
 export { buildApp, type AppOptions } from './app.js';
+// Types these declarations name that no other entry point exports.
+export type { LiveOptions } from './routes/live.js';
+export type { OpLogStreamOptions } from './routes/oplog-stream.js';
 
 export interface ServeOptions extends Omit<AppOptions, 'service'> {
   /** The store to serve; the server closes it when it stops. */

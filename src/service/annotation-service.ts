@@ -48,6 +48,7 @@ export class AnnotationService {
   private editTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
+    /** The store every operation reads and writes, through its op-log. */
     readonly store: OpLoggedStore,
     private readonly clock: () => RationalTime = () => RationalTime.now(1000),
   ) {}

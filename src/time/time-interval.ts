@@ -12,7 +12,9 @@ export interface TimeIntervalWire {
  */
 export class TimeInterval {
   constructor(
+    /** The start (inclusive). */
     readonly start: RationalTime,
+    /** The end (exclusive); equal to `start` for a point. */
     readonly end: RationalTime,
   ) {
     if (end.lt(start)) {

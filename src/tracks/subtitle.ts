@@ -117,6 +117,7 @@ export class SubtitleBuilder {
 
   constructor(
     private readonly store: AnnotationStore,
+    /** The media asset the new cues refer to. */
     readonly assetId: string,
     options: SubtitleBuilderOptions = {},
   ) {
@@ -238,6 +239,7 @@ export class SubtitleTrack {
 
   constructor(
     private readonly store: AnnotationStore,
+    /** The media asset every cue refers to, or null when the track has none yet. */
     readonly assetId: string | null,
     options: SubtitleTrackOptions = {},
   ) {
