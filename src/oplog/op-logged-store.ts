@@ -18,6 +18,7 @@ export interface OpLogRange {
  * precondition, unknown tier, duplicate id) leaves both the data and the log as they were.
  */
 export interface OpLoggedStore extends AnnotationStore {
+  /** Applies mutations as one op-log batch, all or nothing, and returns their op-log entries. */
   applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]>;
   /** The highest clock handed out, 0 when the log is empty. */
   latestClock(): Promise<number>;
