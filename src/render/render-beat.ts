@@ -7,6 +7,7 @@ import { hasDurations, unitDurations, type DurationFields } from './media-probe.
 import { callModel, contentRef, resolveProvider, unitContext, type CommonRenderOptions } from './model-call.js';
 import { toBeat, toCharacter, type Beat, type BeatInput, type Character, type CharacterInput } from './scene.js';
 
+/** Options of renderBeat. */
 export interface RenderBeatOptions extends CommonRenderOptions {
   /** Tier of the speech model (default `balanced`). */
   ttsQuality?: string;
@@ -18,21 +19,33 @@ export interface RenderBeatOptions extends CommonRenderOptions {
   avatarModelId?: string;
 }
 
+/** The result of a rendered beat: its speech, and its talking video when the speaker has a face. */
 export interface BeatResult extends DurableAssetFields, DurationFields {
   /** The video url, else the audio url. */
   url: string;
+  /** The talking video's URL, or empty when the speaker has no face. */
   video_url: string;
+  /** The speech's URL. */
   audio_url: string;
+  /** The content hash of the beat's render (its cache key). */
   hash: string;
+  /** The beat's id. */
   beat_id: string;
+  /** The speaker's name. */
   speaker: string;
+  /** Whether the result came from the cache. */
   cache_hit: boolean;
 }
 
+/** The result of an empty beat (no line, no action): nothing is rendered. */
 export interface EmptyBeatResult {
+  /** Always empty. */
   url: '';
+  /** Always false. */
   cache_hit: false;
+  /** Always empty. */
   hash: '';
+  /** Why nothing was rendered. */
   skipped: string;
 }
 
