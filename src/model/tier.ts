@@ -22,26 +22,37 @@ export const TierStereotype = {
   SYMBOLIC_ASSOCIATION: 'SYMBOLIC_ASSOCIATION',
 } as const;
 
+/** How a tier's annotations relate to its parent's (ELAN's stereotypes). */
 export type TierStereotype = (typeof TierStereotype)[keyof typeof TierStereotype];
 
+/** Every stereotype. */
 export const TIER_STEREOTYPES: readonly TierStereotype[] = Object.freeze(Object.values(TierStereotype));
 
 /** A frozen tier record. `parent` is null for NONE and set for every other stereotype. */
 export interface Tier {
+  /** The tier's name, unique in its store. */
   readonly name: string;
+  /** How its annotations relate to its parent's. */
   readonly stereotype: TierStereotype;
+  /** The name of its parent tier; null for NONE. */
   readonly parent: string | null;
   /** Free metadata carried by formats that have it (ELAN participant, annotator, language...). */
   readonly metadata: Readonly<Record<string, JsonValue>>;
 }
 
+/** What makeTier takes: a name, the rest defaulted. */
 export interface TierInit {
+  /** The tier's name. */
   readonly name: string;
+  /** How its annotations relate to its parent's; default NONE. */
   readonly stereotype?: TierStereotype;
+  /** The name of its parent tier; required for every stereotype but NONE. */
   readonly parent?: string | null;
+  /** Free metadata; copied as JSON. */
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
+/** Builds a tier, checking its name, stereotype, parent and metadata (InvalidTierError); the result is frozen. */
 export function makeTier(init: TierInit): Tier {
   if (typeof init !== 'object' || init === null) throw new InvalidTierError('tier', 'expected an object {name, stereotype?, parent?, metadata?}');
   const { name, stereotype = 'NONE', parent = null, metadata = {} } = init;

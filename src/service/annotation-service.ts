@@ -32,7 +32,9 @@ export type AnnotationInput = Record<string, unknown>;
 
 export type { AnnotationPatch } from './annotation-updates.js';
 
+/** What a mutating operation gives back: its result and the clock of its op-log entry. */
 export interface Mutated<T> {
+  /** The operation's result. */
   readonly value: T;
   /** The Lamport clock of the last entry the operation appended. */
   readonly clock: number;
@@ -55,16 +57,19 @@ export class AnnotationService {
 
   // tiers
 
+  /** Registers a tier given in wire form, as `actor`; returns it with the op-log clock. */
   async addTier(input: unknown, actor: string, options: { enforceNoOverlap?: boolean } = {}): Promise<Mutated<Tier>> {
     const tier = tierFromWire(input);
     const clock = await this.apply([{ kind: 'add_tier', tier, enforceNoOverlap: options.enforceNoOverlap }], actor);
     return { value: tier, clock };
   }
 
+  /** Every registered tier. */
   listTiers(): Promise<Tier[]> {
     return this.store.listTiers();
   }
 
+  /** The tier of this name (TierNotFoundError when there is none). */
   async getTier(name: string): Promise<Tier> {
     const tier = await this.store.getTier(name);
     if (!tier) throw new TierNotFoundError(`tier "${name}" not found`);
@@ -91,6 +96,7 @@ export class AnnotationService {
     return { value: annotation, clock };
   }
 
+  /** The annotation with this id (AnnotationNotFoundError when there is none). */
   async getAnnotation(id: string): Promise<Annotation> {
     const annotation = await this.store.get(id);
     if (!annotation) throw new AnnotationNotFoundError(`annotation ${id} not found`);
@@ -217,10 +223,12 @@ export class AnnotationService {
 
   // metadata
 
+  /** Every metadata key and value of the store. */
   listMeta(): Promise<Record<string, string>> {
     return this.store.listMeta();
   }
 
+  /** Sets a metadata value, as `actor`; returns it with the op-log clock. */
   async setMeta(key: string, value: unknown, actor: string): Promise<Mutated<string>> {
     if (typeof value !== 'string') throw new InvalidInputError(`meta value for "${key}": expected a string, got ${value === null ? 'null' : typeof value}`);
     const clock = await this.apply([{ kind: 'set_meta', key, value }], actor);
@@ -234,10 +242,12 @@ export class AnnotationService {
     return this.store.latestClock();
   }
 
+  /** Op-log entries in clock order, within the range. */
   readOpLog(range: OpLogRange = {}): Promise<OpLogEntry[]> {
     return this.store.readOpLog(range);
   }
 
+  /** The store's state as it was at a clock, replayed from the op-log. */
   stateAt(clock: number): Promise<StateSnapshot> {
     return stateAt(this.store, clock);
   }
