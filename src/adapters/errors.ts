@@ -3,7 +3,9 @@ import type { ErrorCode } from '../errors/error-table.js';
 
 /** Where in a file something went wrong: a line and column, or a JSON path / XML element. */
 export interface SourceLocation {
+  /** The line, from 1. */
   line?: number;
+  /** The column, from 1. */
   column?: number;
   /** JSON path (`$.items[3].target`) or XML element path (`TIER[2]/ANNOTATION[17]`). */
   path?: string;

@@ -12,10 +12,12 @@ export type FindingSeverity = 'error' | 'warning';
  * (`cue_end_before_start`, `block_dropped`), so CI tooling can filter on them.
  */
 export interface Finding {
-  /** The stable code of this error (see docs/errors.md). */
+  /** What the reader noticed, as a stable snake_case code. */
   readonly code: string;
   readonly severity: FindingSeverity;
+  /** Whether the finding is an error, a warning or a note. */
   readonly message: string;
+  /** What the reader noticed, and what it did about it. */
   /** The source as the user named it (a path, or `<stdin>`). */
   readonly file: string;
   /** Line and column, or a JSON pointer / XPath in `path`. */

@@ -15,6 +15,7 @@ import { toolWording } from './tool-wording.js';
 // Types these declarations name that no other entry point exports.
 export type { AnnotTool, ToolOutcome } from './tools.js';
 
+/** The server name annot's MCP server gives clients. */
 export const MCP_SERVER_NAME = 'annot';
 
 /** Where a mutating tool reports its Lamport clock: the MCP counterpart of HTTP's X-Service-Clock header. */
@@ -32,6 +33,7 @@ const INSTRUCTIONS = [
   'accept_ai_suggestion records a review decision without rewriting who made the suggestion.',
 ].join(' ');
 
+/** Options of buildMcpServer. */
 export interface McpServerOptions {
   /** Reported to clients in the initialize handshake; defaults to the package version. */
   readonly version?: string;

@@ -2,11 +2,13 @@ import type { AnnotationStore } from '../store/store.js';
 import type { Mutation } from './mutation.js';
 import type { MutationContext, OpLogEntry } from './op-log-entry.js';
 
+/** Which op-log entries to read. */
 export interface OpLogRange {
   /** Inclusive lower bound. */
   readonly fromClock?: number;
   /** Inclusive upper bound. */
   readonly untilClock?: number;
+  /** The most entries to read. */
   readonly limit?: number;
 }
 
@@ -26,6 +28,7 @@ export interface OpLoggedStore extends AnnotationStore {
   readOpLog(range?: OpLogRange): Promise<OpLogEntry[]>;
 }
 
+/** Whether a store keeps an op-log (every store annot opens does). */
 export function isOpLoggedStore(store: AnnotationStore): store is OpLoggedStore {
   return typeof (store as Partial<OpLoggedStore>).applyLogged === 'function';
 }

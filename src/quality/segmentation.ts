@@ -24,6 +24,7 @@ export function intervalIou(a: TimeInterval, b: TimeInterval): number {
   return ratio(overlap, union);
 }
 
+/** Options of boundaryIou. */
 export interface BoundaryIouOptions {
   /**
    * The half-width d of the band around each boundary: a RationalTime, or seconds as a decimal

@@ -20,6 +20,7 @@ export function listModels(filter: { category?: string; tier?: string } = {}): M
   return MODEL_RECORDS.filter((r) => (filter.category === undefined || r.category === filter.category) && (filter.tier === undefined || r.tier === filter.tier));
 }
 
+/** Every model category of the catalog, sorted. */
 export function modelCategories(): string[] {
   return [...new Set(MODEL_RECORDS.map((r) => r.category))].sort();
 }

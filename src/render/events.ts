@@ -7,9 +7,13 @@ import { withoutCredentials } from './credentials.js';
  * model call belongs to.
  */
 export interface RenderEvent {
+  /** What happened. */
   type: 'queued' | 'progress' | 'log' | 'done' | 'error' | 'cache_hit' | 'notice';
+  /** The unit the event belongs to. */
   unit?: { kind: 'shot' | 'beat'; id: string };
+  /** The model called. */
   model_id?: string;
+  /** The provider's id of the request. */
   request_id?: string;
   /** `queued`: requests ahead of this one. */
   queue_position?: number;
@@ -21,6 +25,7 @@ export interface RenderEvent {
   whole_unit?: boolean;
 }
 
+/** Told about render events as they happen. */
 export type RenderEventListener = (event: RenderEvent) => void;
 
 /**

@@ -21,7 +21,7 @@ export interface ModelPrice {
 export interface ModelRecord {
   /** The fal endpoint id, e.g. `fal-ai/flux/dev`. */
   id: string;
-  /** What it makes (`text_to_speech`, `text_to_image`...). */
+  /** What it makes (`tts`, `image`, `image_to_video`, `avatar`...). */
   category: string;
   /** The quality tier it is chosen for. */
   tier: Tier;

@@ -11,15 +11,19 @@ export { buildApp, type AppOptions } from './app.js';
 export type { LiveOptions } from './routes/live.js';
 export type { OpLogStreamOptions } from './routes/oplog-stream.js';
 
+/** Options of startServer. */
 export interface ServeOptions extends Omit<AppOptions, 'service'> {
   /** The store to serve; the server closes it when it stops. */
   readonly store: OpLoggedStore;
+  /** The address to listen on (default 127.0.0.1). */
   readonly host?: string;
   /** 0 (the default) picks a free port. */
   readonly port?: number;
 }
 
+/** A server startServer started. */
 export interface RunningServer {
+  /** The fastify instance. */
   readonly app: FastifyInstance;
   /** `http://host:port`, with the port actually bound. */
   readonly url: string;
@@ -27,6 +31,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Starts the HTTP server on a store (routes, OpenAPI, the timeline page); the server closes the store when it stops.
+ */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { store, host = '127.0.0.1', port = 0, ...appOptions } = options;
   const app = await buildApp({ ...appOptions, service: new AnnotationService(store) });

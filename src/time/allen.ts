@@ -21,6 +21,7 @@ export const AllenRelation = {
   EQUALS: 'equals',
 } as const;
 
+/** One of Allen's thirteen relations between two intervals (`before`, `meets`, `overlaps`...). */
 export type AllenRelation = (typeof AllenRelation)[keyof typeof AllenRelation];
 
 /**

@@ -82,7 +82,7 @@ export class TimeInterval {
     return `${this.start.valueKey()}|${this.end.valueKey()}`;
   }
 
-  /** `[start, end)` in `v/r` form. */
+  /** `[start, end)` in exact decimal seconds. */
   toString(): string {
     return `[${this.start.toSecondsString()}, ${this.end.toSecondsString()})`;
   }

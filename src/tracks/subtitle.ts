@@ -126,6 +126,7 @@ function checkRate(rate: number): number {
   return rate;
 }
 
+/** Writes a subtitle track: sections, lines and words of one media asset into a store. */
 export class SubtitleBuilder {
   /** Ticks per second of every interval written. */
   readonly rate: number;
