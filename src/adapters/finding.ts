@@ -14,10 +14,10 @@ export type FindingSeverity = 'error' | 'warning';
 export interface Finding {
   /** What the reader noticed, as a stable snake_case code. */
   readonly code: string;
+  /** Whether the finding is an error or a warning. */
   readonly severity: FindingSeverity;
-  /** Whether the finding is an error, a warning or a note. */
-  readonly message: string;
   /** What the reader noticed, and what it did about it. */
+  readonly message: string;
   /** The source as the user named it (a path, or `<stdin>`). */
   readonly file: string;
   /** Line and column, or a JSON pointer / XPath in `path`. */

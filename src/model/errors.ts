@@ -6,7 +6,12 @@ export class InvalidAnnotationError extends InvalidInputError {
   /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_INVALID_ANNOTATION';
 
-  constructor(/** The field path of the problem (`tier`, `body.text`, `reference.interval`). */ readonly path: string, /** What was wrong, and what was expected. */ readonly reason: string) {
+  constructor(
+    /** The field path of the problem (`tier`, `body.text`, `reference.interval`). */
+    readonly path: string,
+    /** What was wrong, and what was expected. */
+    readonly reason: string,
+  ) {
     super(`${path}: ${reason}`);
   }
 }
@@ -16,7 +21,12 @@ export class InvalidTierError extends InvalidInputError {
   /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_INVALID_TIER';
 
-  constructor(/** The field path of the problem (`name`, `parent`, `stereotype`). */ readonly path: string, /** What was wrong, and what was expected. */ readonly reason: string) {
+  constructor(
+    /** The field path of the problem (`name`, `parent`, `stereotype`). */
+    readonly path: string,
+    /** What was wrong, and what was expected. */
+    readonly reason: string,
+  ) {
     super(`${path}: ${reason}`);
   }
 }
@@ -26,7 +36,12 @@ export class WireFormatError extends InvalidInputError {
   /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_INVALID_WIRE';
 
-  constructor(/** The kind of wire value that was malformed. */ readonly what: 'annotation' | 'tier' | 'patch', /** Every problem found, each with its field path. */ readonly issues: readonly ValidationIssue[]) {
+  constructor(
+    /** The kind of wire value that was malformed. */
+    readonly what: 'annotation' | 'tier' | 'patch',
+    /** Every problem found, each with its field path. */
+    readonly issues: readonly ValidationIssue[],
+  ) {
     super(`invalid ${what}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   }
 }

@@ -2,7 +2,7 @@ import { AnnotError } from '../errors/annot-error.js';
 
 /**
  * Metric input of the wrong shape: sequences of different lengths, no items at all, fewer than
- * two annotators, a missing label where the metric has no notion of missing, a width <= 0.
+ * two annotators, a missing label where the metric has no notion of missing, a width `<= 0`.
  */
 export class MetricInputError extends AnnotError {
   /** The stable code of this error (see docs/errors.md). */

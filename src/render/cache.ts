@@ -29,13 +29,6 @@ export interface StoredUnit {
   stored_at: number;
 }
 
-/**
- * The render cache: one SQLite file holding unit results (`units`), individual model calls
- * (`calls`), requests submitted but not yet collected (`pending_requests`) and the content hash
- * of asset URLs already downloaded (`asset_digests`). WAL and a busy timeout let two processes
- * render the same scene at once: writers queue instead of failing, readers never block.
- * API keys are never stored: nothing written here comes from the credentials.
- */
 /** The cache's SQLite file, in WAL mode; a folder or disk it cannot be written to is one typed line naming it. */
 function openCacheFile(dir: string, path: string): Database.Database {
   let db: Database.Database | undefined;
@@ -53,7 +46,11 @@ function openCacheFile(dir: string, path: string): Database.Database {
 }
 
 /**
- * The render cache: unit results, model calls and their assets, requests still pending at a provider, and the digests of downloaded assets, in one SQLite file (openRenderCache).
+ * The render cache: one SQLite file holding unit results (`units`), individual model calls
+ * (`calls`), requests submitted but not yet collected (`pending_requests`) and the content hash
+ * of asset URLs already downloaded (`asset_digests`). WAL and a busy timeout let two processes
+ * render the same scene at once: writers queue instead of failing, readers never block.
+ * API keys are never stored: nothing written here comes from the credentials.
  */
 export class RenderCache {
   /** The cache file's path. */
@@ -61,7 +58,10 @@ export class RenderCache {
   private readonly db: Database.Database;
   private readonly stmts: ReturnType<RenderCache['prepare']>;
 
-  constructor(/** The cache directory, holding the cache file and the media kept beside it. */ readonly dir: string) {
+  constructor(
+    /** The cache directory, holding the cache file and the media kept beside it. */
+    readonly dir: string,
+  ) {
     this.path = join(dir, CACHE_FILE_NAME);
     this.db = openCacheFile(dir, this.path);
     this.db.exec(`

@@ -10,7 +10,10 @@ export class UnknownQualityTierError extends InvalidInputError {
   /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_UNKNOWN_QUALITY_TIER';
 
-  constructor(/** The quality tier that was asked for. */ readonly tier: string) {
+  constructor(
+    /** The quality tier that was asked for. */
+    readonly tier: string,
+  ) {
     super(`unknown quality "${tier}"; expected one of ${TIERS.join(', ')}.`);
   }
 }

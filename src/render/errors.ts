@@ -19,7 +19,12 @@ export class SceneFileError extends InvalidInputError {
   /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_SCENE_INVALID';
 
-  constructor(/** The scene file, as its path was given. */ readonly file: string, /** Every problem found, each with its line and column where known. */ readonly problems: SceneProblem[]) {
+  constructor(
+    /** The scene file, as its path was given. */
+    readonly file: string,
+    /** Every problem found, each with its line and column where known. */
+    readonly problems: SceneProblem[],
+  ) {
     super(describeProblems(file, problems));
   }
 }
@@ -38,7 +43,12 @@ export class UnknownModelCategoryError extends NotFoundError {
   /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_UNKNOWN_MODEL_CATEGORY';
 
-  constructor(/** The model category that was asked for. */ readonly category: string, /** The categories there are. */ readonly known: readonly string[]) {
+  constructor(
+    /** The model category that was asked for. */
+    readonly category: string,
+    /** The categories there are. */
+    readonly known: readonly string[],
+  ) {
     super(`no models known for category "${category}"; known categories: ${known.join(', ')}.`);
   }
 }
@@ -48,7 +58,10 @@ export class UnknownModelError extends NotFoundError {
   /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_UNKNOWN_MODEL';
 
-  constructor(/** The model id or alias that was asked for. */ readonly model: string) {
+  constructor(
+    /** The model id or alias that was asked for. */
+    readonly model: string,
+  ) {
     super(
       `no model "${model}" in the catalog (by id or alias). List the catalog with \`annot render models\`; ` +
         'a model id that is not in the catalog can still be passed as an override (e.g. imageModelId).',
@@ -107,7 +120,13 @@ export class RenderProducedNoAssetError extends AnnotError {
   /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_RENDER_NO_ASSET';
 
-  constructor(message: string, /** The kind of the unit that produced no asset. */ readonly unitKind: 'beat' | 'shot', /** The id of that shot or beat. */ readonly unitId: string) {
+  constructor(
+    message: string,
+    /** The kind of the unit that produced no asset. */
+    readonly unitKind: 'beat' | 'shot',
+    /** The id of that shot or beat. */
+    readonly unitId: string,
+  ) {
     super(message);
   }
 }

@@ -39,7 +39,12 @@ export class InvalidCursorError extends InvalidInputError {
   /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_INVALID_CURSOR';
 
-  constructor(message: string, /** The request parameter that held the cursor (`after`), when a surface named it. */ readonly parameter?: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    /** The request parameter that held the cursor (`after`), when a surface named it. */
+    readonly parameter?: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -403,7 +403,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
    * Candidates from the GiST index, then the exact recheck. A window's ticks are the query
    * rounded outward when it falls between ticks. For `intersects` the span of an exact query is
    * the query itself (points included: see postgres-schema.ts). For a set of relations, the
-   * bounds candidateBounds gives (start <= A, end >= B, ...) become one range the span of every
+   * bounds candidateBounds gives (`start <= A`, `end >= B`, ...) become one range the span of every
    * candidate overlaps: ticks are whole numbers, so a span holds [start, max(start, end - 1)],
    * which meets [min(A, B - 1), max(A, B - 1)]; the other two bounds are plain filters.
    */
@@ -448,10 +448,10 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
   /**
    * The first `count` hits of a window read after `after`, in (start_n, end_n, id) order, which is
    * the exact order (ticks at one rate, uuids by bytes as their lower-case text sorts). Every
-   * page after the first is a keyset on the btree (pid, start_n, end_n): `(start_n, end_n, id) >
-   * key ... LIMIT`, which starts at the key, so it costs O(limit) however far it is (see
-   * keysetConditions for the first). Rows the exact recheck drops are made up by reading on from
-   * the last row read.
+   * page after the first is a keyset on the btree (pid, start_n, end_n),
+   * `(start_n, end_n, id) > key ... LIMIT`, which starts at the key, so it costs O(limit)
+   * however far it is (see keysetConditions for the first). Rows the exact recheck drops are
+   * made up by reading on from the last row read.
    */
   private async windowPage(query: ReadQuery, after: IntervalKey | null, count: number): Promise<Annotation[]> {
     const window = query.window as TimeInterval;

@@ -82,8 +82,10 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
   private readonly opened: OpenedDatabase;
 
   private constructor(
+    /** The path of the `.annot` file. */
     readonly path: string,
     opened: OpenedDatabase,
+    /** Whether the file was opened without write access. */
     readonly readonly: boolean,
     private readonly scratch: boolean,
     private readonly busyTimeoutMs: number,

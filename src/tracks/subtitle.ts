@@ -11,9 +11,11 @@ import { TimeInterval } from '../time/time-interval.js';
 /**
  * A subtitle or lyric track kept as three tiers of an AnnotationStore:
  *
+ * ```
  *   sections  NONE                       song-section/v1 {label, title?, energy?, mood?, extra?}
  *   lines     INCLUDED_IN sections       lyric-line/v1   {text, section?, line_index?, extra?}
  *   words     INCLUDED_IN lines          word/v1         {text}
+ * ```
  *
  * Inputs are float seconds, as aligners and lyric tools produce them. Each goes through its
  * shortest decimal spelling (0.1 is one tenth, not the double nearest to it) and is rounded to
@@ -26,6 +28,7 @@ import { TimeInterval } from '../time/time-interval.js';
  * `provenance.was_derived_from` (the words tier being INCLUDED_IN lines says the same in time).
  */
 
+/** The tier of the sections (NONE: the top of the track). */
 export const SECTIONS_TIER = 'sections';
 /** The tier of the lines (INCLUDED_IN sections). */
 export const LINES_TIER = 'lines';
@@ -278,7 +281,7 @@ export class SubtitleTrack {
     return this.overlapping(WORDS_TIER, secondsToInterval(start, end, this.rate, 'window'));
   }
 
-  /** Sections that hold the instant: start <= t < end (a point section only at its own instant). */
+  /** Sections that hold the instant: `start <= t < end` (a point section only at its own instant). */
   sectionsCovering(instant: number): Promise<Annotation[]> {
     return this.overlapping(SECTIONS_TIER, TimeInterval.point(secondsToTime(instant, this.rate, 'instant')));
   }

@@ -15,7 +15,10 @@ export class LocalAssetUnreachableError extends AnnotError {
   /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_LOCAL_ASSET_UNREACHABLE';
 
-  constructor(/** The asset URL that is not a local file. */ readonly url: string) {
+  constructor(
+    /** The asset URL that is not a local file. */
+    readonly url: string,
+  ) {
     super(`the local preview provider reads only local files, not ${url}; render with --provider fal for remote media.`);
   }
 }

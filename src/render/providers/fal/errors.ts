@@ -40,7 +40,12 @@ export class FalRateLimited extends FalError {
   /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_RATE_LIMITED';
 
-  constructor(modelId: string, /** Seconds fal asked to wait (its Retry-After), or null when it named none. */ readonly retryAfterS: number | null, detail: string) {
+  constructor(
+    modelId: string,
+    /** Seconds fal asked to wait (its Retry-After), or null when it named none. */
+    readonly retryAfterS: number | null,
+    detail: string,
+  ) {
     super(
       `fal rate-limited the calls to ${modelId} (HTTP 429) and the retries ran out: ${detail}. ` +
         'Lower --concurrency or wait a moment, then run again (finished units are cached).',
@@ -55,7 +60,12 @@ export class FalBadRequest extends FalError {
   /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_BAD_REQUEST';
 
-  constructor(modelId: string, status: number | undefined, /** fal's own account of what was wrong with the request (its JSON answer, keys taken out). */ readonly detail: unknown) {
+  constructor(
+    modelId: string,
+    status: number | undefined,
+    /** fal's own account of what was wrong with the request (its JSON answer, keys taken out). */
+    readonly detail: unknown,
+  ) {
     super(
       `fal rejected the request to ${modelId}${status ? ` (HTTP ${status})` : ''}: ${describeDetail(detail)}. ` +
         'Check the arguments for this model (or pick another model); retrying the same input will fail again.',
@@ -86,7 +96,11 @@ export class FalTimeout extends FalError {
   /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_TIMEOUT';
 
-  constructor(modelId: string, /** How long the request ran before it was given up, in milliseconds. */ readonly elapsedMs: number) {
+  constructor(
+    modelId: string,
+    /** How long the request ran before it was given up, in milliseconds. */
+    readonly elapsedMs: number,
+  ) {
     super(
       `the call to ${modelId} did not finish within ${(elapsedMs / 1000).toFixed(1)} s and was cancelled. ` +
         'The model may be overloaded or hung: run again, raise the timeout, or choose another model.',
@@ -122,7 +136,15 @@ export class FalForeignUrlError extends FalError {
   /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_FOREIGN_URL';
 
-  constructor(modelId: string, /** The field of fal's answer that held the URL. */ readonly field: string, /** The origin the URL pointed to. */ readonly origin: string, /** The queue's own origin, the only one the key may be sent to. */ readonly queueOrigin: string) {
+  constructor(
+    modelId: string,
+    /** The field of fal's answer that held the URL. */
+    readonly field: string,
+    /** The origin the URL pointed to. */
+    readonly origin: string,
+    /** The queue's own origin, the only one the key may be sent to. */
+    readonly queueOrigin: string,
+  ) {
     super(
       `fal's queue answered the request to ${modelId} with a ${field} on ${origin}, not on the queue's origin ${queueOrigin}; ` +
         'annot sends the fal key to the queue only, so the call was refused. Check FAL_QUEUE_URL, or report the reply to fal.',

@@ -98,7 +98,7 @@ function gone(ticket: RequestTicket): RequestEnded {
  */
 
 /**
- * fal.ai through its queue API: submit (POST {base}/{model}), poll the status URL with logs,
+ * fal.ai through its queue API: submit (`POST {base}/{model}`), poll the status URL with logs,
  * fetch the result from the response URL, cancel through the cancel URL. The key comes from the
  * calling context (withCredentials) or FAL_KEY, read at each call, and is sent only to the queue's
  * origin: a status, response or cancel URL on another origin is refused (FalForeignUrlError), and
