@@ -1,3 +1,12 @@
+/**
+ * The root entry point of annot: rational time and Allen's relations, the annotation model and its
+ * wire form, body schemas, the stores (memory, mapping, SQLite `.annot`), the op-log and the service,
+ * the formats and conversion, quality metrics, processors, opt-in tracing, and scene rendering.
+ *
+ * @packageDocumentation
+ * @module annot
+ */
+
 // The public library API of annot. Everything a program needs is exported here with camelCase
 // names; wire/JSON fields keep the snake_case of the descriptions.
 

@@ -38,7 +38,12 @@ export interface LoadedDocument {
   /** Consumed once. Parents come before the annotations that refer to them. */
   readonly annotations: AsyncIterable<Annotation>;
   /** After the annotations were consumed: how many times were rounded to the import rate, and by how much. */
-  quantization(): { count: number; maxErrorSeconds: number };
+  quantization(): {
+    /** How many times were rounded to the rate. */
+    count: number;
+    /** The largest rounding error, in seconds. */
+    maxErrorSeconds: number;
+  };
   /**
    * The same annotations in order of start time (whole milliseconds; ties in the order of
    * `annotations`), for a reader that can merge its tiers as it reads (TextGrid): consumed instead
@@ -68,7 +73,12 @@ export interface DumpOptions {
 /** What a dump could not keep, e.g. `{what: 'provenance', count: 1204}`. */
 export interface DumpReport {
   /** Each kind of thing the output lost, with how many. */
-  readonly dropped: ReadonlyArray<{ what: string; count: number }>;
+  readonly dropped: ReadonlyArray<{
+    /** What was lost (`provenance`, `ids`, a body field...). */
+    what: string;
+    /** How many annotations lost it. */
+    count: number;
+  }>;
 }
 
 /** A cue of a flat cue format (WebVTT, SRT): times in whole milliseconds. See flat-cues.ts. */
@@ -86,7 +96,12 @@ export interface FlatSelection {
   /** The cues in time order, each once. */
   cues(): AsyncIterable<FlatCue>;
   /** What the selection left out, with how many. */
-  readonly dropped: Array<{ what: string; count: number }>;
+  readonly dropped: Array<{
+    /** What was lost (`provenance`, `ids`, a body field...). */
+    what: string;
+    /** How many annotations lost it. */
+    count: number;
+  }>;
   /** How many times were not whole milliseconds (rounded to the nearest). */
   readonly roundedTimes: number;
 }

@@ -53,7 +53,12 @@ export class ImportClock {
   }
 
   /** How many times were rounded to a tick, and the largest rounding error in seconds. */
-  quantization(): { count: number; maxErrorSeconds: number } {
+  quantization(): {
+    /** How many times were rounded to the rate. */
+    count: number;
+    /** The largest rounding error, in seconds. */
+    maxErrorSeconds: number;
+  } {
     return { count: this.quantizedCount, maxErrorSeconds: Number(this.largestError.num) / Number(this.largestError.den) };
   }
 }

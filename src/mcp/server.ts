@@ -1,3 +1,11 @@
+/**
+ * The MCP server of `annot mcp` as a library: buildMcpServer over an AnnotationService. It keeps the
+ * MCP SDK out of programs that import only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/mcp
+ */
+
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

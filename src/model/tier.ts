@@ -15,10 +15,15 @@ import { checkTierName } from './limits.js';
  *   (a translation, a gloss).
  */
 export const TierStereotype = {
+  /** A top-level tier: its annotations stand on their own. */
   NONE: 'NONE',
+  /** Its annotations tile their parent annotation's time without gaps. */
   TIME_SUBDIVISION: 'TIME_SUBDIVISION',
+  /** Its annotations lie inside a parent annotation's time, gaps allowed. */
   INCLUDED_IN: 'INCLUDED_IN',
+  /** Its annotations divide a parent annotation in order, without times of their own. */
   SYMBOLIC_SUBDIVISION: 'SYMBOLIC_SUBDIVISION',
+  /** Its annotations each associate with one parent annotation, without a time of their own. */
   SYMBOLIC_ASSOCIATION: 'SYMBOLIC_ASSOCIATION',
 } as const;
 

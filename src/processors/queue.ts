@@ -1,3 +1,11 @@
+/**
+ * The Redis queue of processor jobs (BullMQ): enqueueProcessorJob, getJobStatus. It keeps BullMQ and
+ * ioredis out of programs that import only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/queue
+ */
+
 import { resolve } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';

@@ -1,3 +1,11 @@
+/**
+ * The worker that runs queued processor jobs: startProcessorWorker. It keeps BullMQ out of programs
+ * that import only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/worker
+ */
+
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';

@@ -10,7 +10,12 @@ export interface RenderEvent {
   /** What happened. */
   type: 'queued' | 'progress' | 'log' | 'done' | 'error' | 'cache_hit' | 'notice';
   /** The unit the event belongs to. */
-  unit?: { kind: 'shot' | 'beat'; id: string };
+  unit?: {
+    /** A shot or a beat. */
+    kind: 'shot' | 'beat';
+    /** Its id. */
+    id: string;
+  };
   /** The model called. */
   model_id?: string;
   /** The provider's id of the request. */

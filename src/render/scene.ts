@@ -114,13 +114,27 @@ export interface Scene {
 /** A voice given in code: every field optional, the rest defaulted (toVoice). */
 export type VoiceInput = Partial<Voice>;
 /** A character given in code: `name` required, the rest defaulted (toCharacter). */
-export type CharacterInput = Partial<Omit<Character, 'voice'>> & { /** The character's name. */ name: string; /** Voice settings; null or absent for no voice. */ voice?: VoiceInput | null };
+export type CharacterInput = Partial<Omit<Character, 'voice'>> & {
+  /** The character's name. */
+  name: string;
+  /** Voice settings; null or absent for no voice. */
+  voice?: VoiceInput | null;
+};
 /** An environment given in code: `name` required, the rest defaulted (toEnvironment). */
-export type EnvironmentInput = Partial<Environment> & { /** The environment's name. */ name: string };
+export type EnvironmentInput = Partial<Environment> & {
+  /** The environment's name. */
+  name: string;
+};
 /** A shot given in code: `id` required, the rest defaulted (toShot). */
-export type ShotInput = Partial<Shot> & { /** The shot's id. */ id: string };
+export type ShotInput = Partial<Shot> & {
+  /** The shot's id. */
+  id: string;
+};
 /** A beat given in code: `id` required, the rest defaulted (toBeat). */
-export type BeatInput = Partial<Beat> & { /** The beat's id. */ id: string };
+export type BeatInput = Partial<Beat> & {
+  /** The beat's id. */
+  id: string;
+};
 /**
  * A scene given in code, as renderScene and iterRenderScene take it beside a Scene: `title`
  * required, the rest defaulted (toScene).

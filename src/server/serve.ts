@@ -1,3 +1,11 @@
+/**
+ * The HTTP server of `annot serve` as a library: startServer on any op-logged store, or buildApp for
+ * the fastify app alone. It keeps fastify out of programs that import only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/server
+ */
+
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { OpLoggedStore } from '../oplog/op-logged-store.js';

@@ -210,7 +210,14 @@ export class AnnotationService {
    * separate approval review on tier `review` referring to it. Both changes (and the review tier,
    * the first time) are one transaction.
    */
-  async acceptAiSuggestion(id: string, accept: boolean, actor: string): Promise<Mutated<{ annotation: Annotation; review: Annotation }>> {
+  async acceptAiSuggestion(id: string, accept: boolean, actor: string): Promise<
+    Mutated<{
+      /** The suggestion, its confidence set to 1 (accepted) or 0 (rejected). */
+      annotation: Annotation;
+      /** The review annotation that records the decision. */
+      review: Annotation;
+    }>
+  > {
     const current = await this.getAnnotation(id);
     const reviewed = makeAnnotation({ ...current, confidence: accept ? 1 : 0 });
     const review = makeApprovalReview(reviewed, { reviewer: actor, accept, at: this.clock() });

@@ -77,7 +77,12 @@ export interface ConvertReport {
   /** What the output format could not keep, with how many. */
   readonly dropped: DumpReport['dropped'];
   /** How many times were rounded to the rate, and the largest error in seconds. */
-  readonly quantized: { count: number; maxErrorSeconds: number };
+  readonly quantized: {
+    /** How many times were rounded to the rate. */
+    count: number;
+    /** The largest rounding error, in seconds. */
+    maxErrorSeconds: number;
+  };
 }
 
 /**

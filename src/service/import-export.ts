@@ -43,7 +43,12 @@ export interface ImportReport {
   /** The clock of the last entry the import appended (0 when it added nothing). */
   readonly clock: number;
   /** How many times were rounded to the rate, and the largest error in seconds. */
-  readonly quantized: { count: number; max_error_seconds: number };
+  readonly quantized: {
+    /** How many times were rounded to the rate. */
+    count: number;
+    /** The largest rounding error, in seconds. */
+    max_error_seconds: number;
+  };
 }
 
 /**
@@ -92,7 +97,12 @@ export interface ExportResult {
   /** The file's bytes. */
   readonly bytes: Buffer;
   /** What the format could not keep, with how many. */
-  readonly dropped: ReadonlyArray<{ what: string; count: number }>;
+  readonly dropped: ReadonlyArray<{
+    /** What was lost (`provenance`, `ids`, a body field...). */
+    what: string;
+    /** How many annotations lost it. */
+    count: number;
+  }>;
 }
 
 /** Dumps the whole store in a format, as bytes (the HTTP layer sends them; files use convert). */

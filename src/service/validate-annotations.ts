@@ -24,13 +24,34 @@ export interface ValidationSummary {
   /** How many annotations the store holds. */
   readonly annotations: number;
   /** Each tier, with its stereotype, parent and number of annotations. */
-  readonly tiers: Array<{ name: string; stereotype: string; parent: string | null; annotations: number }>;
+  readonly tiers: Array<{
+    /** The tier's name. */
+    name: string;
+    /** Its stereotype. */
+    stereotype: string;
+    /** Its parent's name, or null. */
+    parent: string | null;
+    /** How many annotations it holds. */
+    annotations: number;
+  }>;
   /** Earliest start and latest end over all interval annotations, as exact decimal seconds; null when none. */
-  readonly time_span: { start: string; end: string } | null;
+  readonly time_span: {
+    /** The earliest start. */
+    start: string;
+    /** The latest end. */
+    end: string;
+  } | null;
   /** The media assets the annotations refer to. */
   readonly assets: string[];
   /** Each body schema URI used, with its number of annotations and whether it is registered. */
-  readonly schemas: Array<{ uri: string; annotations: number; registered: boolean }>;
+  readonly schemas: Array<{
+    /** The body schema URI. */
+    uri: string;
+    /** How many annotations use it. */
+    annotations: number;
+    /** Whether a schema is registered under it. */
+    registered: boolean;
+  }>;
   /** Every problem found. */
   readonly violations: ValidationProblem[];
   /** Things that are not wrong but could not be checked (a body schema this build does not know). */

@@ -1,3 +1,12 @@
+/**
+ * The PostgreSQL store: a project of a PostgreSQL database as an op-logged AnnotationStore
+ * (PostgresStore.open with a `postgres://...?project=` URL). It keeps pg out of programs that import
+ * only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/postgres
+ */
+
 import pg from 'pg';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { annotationInterval, type Annotation } from '../model/annotation.js';
