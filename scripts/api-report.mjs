@@ -43,6 +43,8 @@ function configFor(entry, tempFolder) {
           compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], types: ['node'], strict: true },
           files: [entry.types],
         },
+        // node_modules' own declarations are not ours to report on; the packed-package test compiles
+        // annot's declarations with them under skipLibCheck: false, as a user's strict project does.
         skipLibCheck: true,
       },
       apiReport: { enabled: true, reportFileName: `${entry.reportName}.api.md`, reportFolder, reportTempFolder: tempFolder },
