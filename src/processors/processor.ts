@@ -3,7 +3,7 @@ import type { ValidationIssue } from '../schemas/validation-issue.js';
 
 /** How far a run has got: `done` of `total` items of its current phase (`total` null when unknown). */
 export interface ProcessorProgress {
-  /** The phase it is in (`reading`, `writing`...). */
+  /** The phase it is in (`scan`, `count`, `write`...). */
   readonly phase: string;
   /** How much of the phase is done. */
   readonly done: number;

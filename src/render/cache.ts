@@ -23,7 +23,7 @@ export const SHOT_NAMESPACE = 'render_shot';
 export interface StoredUnit {
   /** The result. */
   result: Record<string, unknown>;
-  /** A note kept beside it (the model ids used). */
+  /** A note kept beside it: which unit it is (`beat:<id>`, `shot:<id>`). */
   note: string;
   /** When it was stored, in seconds since the epoch. */
   stored_at: number;

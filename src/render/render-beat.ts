@@ -23,7 +23,7 @@ export interface RenderBeatOptions extends CommonRenderOptions {
 export interface BeatResult extends DurableAssetFields, DurationFields {
   /** The video url, else the audio url. */
   url: string;
-  /** The talking video's URL, or empty when the speaker has no face. */
+  /** The talking video's URL, or empty when there is none (no face, or the model gave none). */
   video_url: string;
   /** The speech's URL. */
   audio_url: string;
