@@ -1,3 +1,12 @@
+/**
+ * The root entry point of annot: rational time and Allen's relations, the annotation model and its
+ * wire form, body schemas, the stores (memory, mapping, SQLite `.annot`), the op-log and the service,
+ * the formats and conversion, quality metrics, processors, opt-in tracing, and scene rendering.
+ *
+ * @packageDocumentation
+ * @module annot
+ */
+
 // The public library API of annot. Everything a program needs is exported here with camelCase
 // names; wire/JSON fields keep the snake_case of the descriptions.
 
@@ -258,6 +267,9 @@ export { beatHash, callKey, shotHash } from './render/hashing.js';
 export { closeRenderCaches, defaultCacheDir, openRenderCache, RenderCache, CACHE_FILE_NAME } from './render/cache.js';
 export { currentFalKey, hasBoundCredentials, withCredentials, type Credentials } from './render/credentials.js';
 export { DEFAULT_FAL_QUEUE_URL, FalProvider, type FalProviderOptions } from './render/providers/fal/fal-provider.js';
+export { LOCAL_CLIP_SECONDS, LocalProvider, type LocalProviderOptions } from './render/providers/local.js';
+export { type SpeechEngine } from './render/local/speech.js';
+export { LocalAssetUnreachableError, LocalMediaError } from './render/local/errors.js';
 export { assetsOf, type Asset, type Provider, type ProviderRunOptions, type RequestTicket } from './render/providers/provider.js';
 export { type CommonRenderOptions } from './render/model-call.js';
 export { renderBeat, type BeatResult, type EmptyBeatResult, type RenderBeatOptions } from './render/render-beat.js';
@@ -281,3 +293,31 @@ export {
   UnknownModelError,
   type SceneProblem,
 } from './render/errors.js';
+
+// types that the exported declarations name, so a program can name them too
+export { ERROR_TABLE, type ErrorCode, type ErrorRow } from './errors/error-table.js';
+export { type JsonPrimitive } from './json/json-body.js';
+export { type Fraction } from './time/decimal.js';
+export { type ResolveOptions, type TimeInput, type TimeParseOptions } from './time/time-input.js';
+export { type BodySchemaId } from './schemas/schema-uri.js';
+export { type MigrationFunction, type RegisterMigrationOptions } from './schemas/migrations.js';
+export { type RegisterOptions } from './schemas/registry.js';
+export { type CandidateBounds } from './store/relation-filter.js';
+export { type IntervalQueryKind, type IntervalQueryShortcuts } from './store/interval-query-shortcuts.js';
+export { type MemoryOpLoggedStore } from './store/memory-op-logged.js';
+export { type Finding, type FindingSeverity } from './adapters/finding.js';
+export { type FlatCue, type FlatSelection, type ReplayableDocument } from './adapters/adapter.js';
+export { type InferFormatInput } from './adapters/registry.js';
+export { type LoadIntoStoreOptions } from './adapters/load-into-store.js';
+export { type AnnotationUpdate } from './service/annotation-updates.js';
+export { type ExportResult } from './service/import-export.js';
+export { type OpenServiceStoreOptions } from './service/open-service-store.js';
+export { type ValidationProblem } from './service/validate-annotations.js';
+export { type LineLocator } from './render/scene.js';
+export { type BeatModels, type ShotModels } from './render/hashing.js';
+export { type StoredUnit } from './render/cache.js';
+export { type DurableAssetFields } from './render/assets.js';
+export { type DurationFields } from './render/media-probe.js';
+export { type LayoutBeat, type LayoutShot, type SceneLayout } from './render/manifest.js';
+export { type SceneUnitOptions, type UnitIdentity } from './render/scene-units.js';
+export { type FailedUnitRecord, type SceneRunManifest, type SceneRunOutcome } from './render/render-scene.js';

@@ -10,6 +10,7 @@ describe('the package root', () => {
       'MemoryStore', 'MappingStore', 'SqliteStore', 'SubtitleBuilder', 'SubtitleTrack', 'AnnotationService', 'stateAt',
       'registerBuiltinFormats', 'inferFormat', 'FormatParseError',
       'renderBeat', 'renderShot', 'renderScene', 'iterRenderScene', 'manifestPathFor', 'withCredentials', 'pickModel', 'loadSceneFile',
+      'LocalProvider', 'FalProvider',
     ];
     const missing = names.filter((name) => !(name in annot));
     expect(missing).toEqual([]);

@@ -4,6 +4,7 @@ import type { AnnotationStore } from '../store/store.js';
 import type { RationalTime } from '../time/rational-time.js';
 import type { Finding } from './finding.js';
 
+/** Options of FormatCodec.load. */
 export interface LoadOptions {
   /** Display name of the source in messages (the path the user typed, or `<stdin>`). */
   readonly sourceName: string;
@@ -30,12 +31,19 @@ export interface LoadOptions {
 
 /** What a load yields: tiers and metadata first, then the annotations as a stream. */
 export interface LoadedDocument {
+  /** The tiers the document defines, parents before children. */
   readonly tiers: readonly Tier[];
+  /** The document's metadata, as the store keeps it. */
   readonly meta: Readonly<Record<string, string>>;
   /** Consumed once. Parents come before the annotations that refer to them. */
   readonly annotations: AsyncIterable<Annotation>;
   /** After the annotations were consumed: how many times were rounded to the import rate, and by how much. */
-  quantization(): { count: number; maxErrorSeconds: number };
+  quantization(): {
+    /** How many times were rounded to the rate. */
+    count: number;
+    /** The largest rounding error, in seconds. */
+    maxErrorSeconds: number;
+  };
   /**
    * The same annotations in order of start time (whole milliseconds; ties in the order of
    * `annotations`), for a reader that can merge its tiers as it reads (TextGrid): consumed instead
@@ -45,7 +53,9 @@ export interface LoadedDocument {
   readonly inTimeOrder?: () => AsyncIterable<Annotation>;
 }
 
+/** Options of FormatCodec.dump. */
 export interface DumpOptions {
+  /** The output's name in messages (a path, or `<stdout>`). */
   readonly targetName: string;
   /** Write only this tier (formats without tiers). */
   readonly tier?: string;
@@ -56,32 +66,51 @@ export interface DumpOptions {
    * with the variant `speaker-prefix`.
    */
   readonly speakerPrefix?: boolean;
+  /** Told what the format could not keep, one message at a time. */
   readonly warn: (message: string) => void;
 }
 
 /** What a dump could not keep, e.g. `{what: 'provenance', count: 1204}`. */
 export interface DumpReport {
-  readonly dropped: ReadonlyArray<{ what: string; count: number }>;
+  /** Each kind of thing the output lost, with how many. */
+  readonly dropped: ReadonlyArray<{
+    /** What was lost (`provenance`, `ids`, a body field...). */
+    what: string;
+    /** How many annotations lost it. */
+    count: number;
+  }>;
 }
 
 /** A cue of a flat cue format (WebVTT, SRT): times in whole milliseconds. See flat-cues.ts. */
 export interface FlatCue {
+  /** The cue's start, in milliseconds. */
   readonly startMs: number;
+  /** The cue's end, in milliseconds. */
   readonly endMs: number;
+  /** The annotation the cue is made from. */
   readonly annotation: Annotation;
 }
 
+/** The cues a flat cue writer writes, chosen from a store (FormatCodec.writeCues). */
 export interface FlatSelection {
   /** The cues in time order, each once. */
   cues(): AsyncIterable<FlatCue>;
-  readonly dropped: Array<{ what: string; count: number }>;
+  /** What the selection left out, with how many. */
+  readonly dropped: Array<{
+    /** What was lost (`provenance`, `ids`, a body field...). */
+    what: string;
+    /** How many annotations lost it. */
+    count: number;
+  }>;
   /** How many times were not whole milliseconds (rounded to the nearest). */
   readonly roundedTimes: number;
 }
 
 /** A document that can be read more than once, from the start each time, without being held. */
 export interface ReplayableDocument {
+  /** The tiers, parents before children. */
   readonly tiers: readonly Tier[];
+  /** The document's metadata. */
   readonly meta: Readonly<Record<string, string>>;
   /** Reads the annotations (again). */
   pass(): AsyncIterable<Annotation>;
@@ -89,7 +118,9 @@ export interface ReplayableDocument {
 
 /** The parsing and writing half of an adapter, loaded only when a file of that format is read or written. */
 export interface FormatCodec {
+  /** Reads a file of the format. */
   load(path: string, options: LoadOptions): Promise<LoadedDocument>;
+  /** Writes the store's annotations to a file of the format; reports what it could not keep. */
   dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport>;
   /**
    * Flat cue formats (WebVTT, SRT): writes a selection of cues as they come, so a conversion can
@@ -136,6 +167,7 @@ export const ALL_STAMPS: ReadonlyArray<'provenance' | 'ids' | 'confidence'> = Ob
  * loader for its codec, so that listing formats or opening a `.annot` never imports an XML parser.
  */
 export interface FormatAdapter {
+  /** The format's name (`eaf`, `webvtt`...), as `--from` and `--to` take it. */
   readonly name: string;
   /** Lower-case, with the leading dot; multi-part extensions (`.labelstudio.json`) win over shorter ones. */
   readonly extensions: readonly string[];
@@ -144,6 +176,7 @@ export interface FormatAdapter {
    * format only when its content says so (the sniff); an output named so is written in it.
    */
   readonly sniffedExtensions?: readonly string[];
+  /** The media types of the format. */
   readonly mediaTypes: readonly string[];
   /** One line that says honestly what the format keeps and what it loses. */
   readonly description: string;
@@ -151,5 +184,6 @@ export interface FormatAdapter {
   readonly bodySchemas: readonly string[];
   /** Whether the first bytes of a file look like this format (called with up to 64 KiB). */
   sniff(head: Buffer): boolean;
+  /** Loads the format's reader and writer. */
   codec(): Promise<FormatCodec>;
 }

@@ -3,7 +3,9 @@ import type { ErrorCode } from '../errors/error-table.js';
 
 /** Where in a file something went wrong: a line and column, or a JSON path / XML element. */
 export interface SourceLocation {
+  /** The line, from 1. */
   line?: number;
+  /** The column, from 1. */
   column?: number;
   /** JSON path (`$.items[3].target`) or XML element path (`TIER[2]/ANNOTATION[17]`). */
   path?: string;
@@ -14,11 +16,15 @@ export interface SourceLocation {
  * `talk.vtt:12:5: expected "-->" after the cue start time`.
  */
 export class FormatParseError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code: ErrorCode = 'ANNOT_FORMAT_PARSE';
 
   constructor(
+    /** The file, as its path was given (`<stdin>` for standard input). */
     readonly file: string,
+    /** Where in the file: line and column, or a JSON pointer or XPath. */
     readonly location: SourceLocation,
+    /** What the reader expected there. */
     readonly expected: string,
   ) {
     super(`${file}${formatLocation(location)}: ${expected}`);
@@ -88,11 +94,13 @@ export class UnknownEncodingError extends AnnotError {
 
 /** No adapter matches the name, extension or content given. The message lists the known ones. */
 export class UnknownFormatError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_UNKNOWN_FORMAT';
 }
 
 /** The store holds something the target format cannot express at all (not merely loses). */
 export class UnrepresentableError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_UNREPRESENTABLE';
 }
 

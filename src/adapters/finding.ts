@@ -12,8 +12,11 @@ export type FindingSeverity = 'error' | 'warning';
  * (`cue_end_before_start`, `block_dropped`), so CI tooling can filter on them.
  */
 export interface Finding {
+  /** What the reader noticed, as a stable snake_case code. */
   readonly code: string;
+  /** Whether the finding is an error or a warning. */
   readonly severity: FindingSeverity;
+  /** What the reader noticed, and what it did about it. */
   readonly message: string;
   /** The source as the user named it (a path, or `<stdin>`). */
   readonly file: string;

@@ -16,6 +16,7 @@ export class ImportClock {
   private largestError: Fraction = { num: 0n, den: 1n };
 
   constructor(
+    /** The rate every imported time is expressed at, in ticks a second. */
     readonly rate: number,
     private readonly strict = false,
   ) {}
@@ -52,7 +53,12 @@ export class ImportClock {
   }
 
   /** How many times were rounded to a tick, and the largest rounding error in seconds. */
-  quantization(): { count: number; maxErrorSeconds: number } {
+  quantization(): {
+    /** How many times were rounded to the rate. */
+    count: number;
+    /** The largest rounding error, in seconds. */
+    maxErrorSeconds: number;
+  } {
     return { count: this.quantizedCount, maxErrorSeconds: Number(this.largestError.num) / Number(this.largestError.den) };
   }
 }

@@ -4,8 +4,11 @@ import { checkAnnotationBounds, checkTierBounds } from '../model/bounds.js';
 import { checkMetaEntry } from '../model/limits.js';
 import type { LoadedDocument } from './adapter.js';
 
+/** Options of loadIntoStore. */
 export interface LoadIntoStoreOptions {
+  /** How many annotations are written per transaction. */
   readonly batchSize?: number;
+  /** Called with the running number of annotations written. */
   readonly onProgress?: (written: number) => void;
   /** Hold names and texts to the model's LIMITS (default true). */
   readonly bounded?: boolean;

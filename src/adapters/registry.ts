@@ -37,6 +37,7 @@ export function registerBuiltinFormats(): void {
   adapters();
 }
 
+/** Every registered format, the built-in ones first. */
 export function listAdapters(): FormatAdapter[] {
   return [...adapters().values()];
 }
@@ -68,6 +69,7 @@ export function aliasesOf(name: string): string[] {
     .map(([alias]) => alias);
 }
 
+/** The format of this name or alias (UnknownFormatError, naming the formats there are, when none is). */
 export function getAdapter(name: string): FormatAdapter {
   const normalized = name.toLowerCase().replace(/-/g, '_');
   const known = adapters();
@@ -76,6 +78,7 @@ export function getAdapter(name: string): FormatAdapter {
   return adapter;
 }
 
+/** What inferFormat decides a file's format from. */
 export interface InferFormatInput {
   /** `--from` / `--to`: wins over everything else. */
   readonly explicit?: string;

@@ -7,6 +7,9 @@ import type { ErrorCode } from './error-table.js';
  * which gives its HTTP and exit statuses and its meaning.
  */
 export abstract class AnnotError extends Error {
+  /**
+   * The stable `ANNOT_*` code of this error, a key of {@link ERROR_TABLE}: it gives the HTTP status, the exit status and the meaning (docs/errors.md).
+   */
   abstract readonly code: ErrorCode;
 
   constructor(message: string, options?: { cause?: unknown }) {
@@ -17,11 +20,13 @@ export abstract class AnnotError extends Error {
 
 /** Input that does not have the shape or the values the caller promised. */
 export class InvalidInputError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code: ErrorCode = 'ANNOT_INVALID_INPUT';
 }
 
 /** A lookup of something (annotation, tier, schema, format, unit) that does not exist. */
 export class NotFoundError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code: ErrorCode = 'ANNOT_NOT_FOUND';
 }
 

@@ -17,7 +17,9 @@
  * argument when the exit status is not 1), then `npm run errors-doc` to regenerate docs/errors.md.
  */
 export interface ErrorRow {
+  /** The HTTP status the server answers with. */
   readonly http: number;
+  /** The exit status the CLI ends with. */
   readonly exit: number;
   /** What the code means, in one line: the documentation page and `annot errors` show it. */
   readonly meaning: string;
@@ -25,6 +27,7 @@ export interface ErrorRow {
 
 const row = (http: number, meaning: string, exit = 1): ErrorRow => ({ http, exit, meaning });
 
+/** Every `ANNOT_*` code with its HTTP status, its exit status and its meaning (see ErrorRow). */
 export const ERROR_TABLE = Object.freeze({
   // surfaces
   ANNOT_USAGE: row(400, 'a command line annot cannot parse: an unknown flag, a missing argument, a value out of range', 2),

@@ -7,6 +7,7 @@ import { AnnotError } from '../errors/annot-error.js';
  */
 export abstract class FileAccessError extends AnnotError {
   constructor(
+    /** The file or folder the operation was on. */
     readonly path: string,
     message: string,
     options?: { cause?: unknown },
@@ -17,31 +18,37 @@ export abstract class FileAccessError extends AnnotError {
 
 /** The user may not write the file or its folder (EACCES, EPERM, SQLite's "unable to open"). */
 export class PermissionDeniedError extends FileAccessError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_PERMISSION_DENIED';
 }
 
 /** The file lives on a file system mounted read-only (EROFS). */
 export class ReadOnlyFileSystemError extends FileAccessError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_READ_ONLY_FILE_SYSTEM';
 }
 
 /** The device (or the user's quota) is full (ENOSPC, EDQUOT, SQLITE_FULL). */
 export class NoSpaceError extends FileAccessError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_NO_SPACE';
 }
 
 /** The file would grow past the process's file size limit (EFBIG: `ulimit -f`, RLIMIT_FSIZE). */
 export class FileTooLargeError extends FileAccessError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FILE_TOO_LARGE';
 }
 
 /** The device failed the write (EIO, SQLite's "disk I/O error"). */
 export class WriteFailedError extends FileAccessError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_WRITE_FAILED';
 }
 
 /** An SQLite file another process holds open: replacing it would lose that process's writes. */
 export class FileInUseError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FILE_IN_USE';
 }
 
@@ -50,5 +57,6 @@ export class FileInUseError extends AnnotError {
  * deleted, which a process may still be writing. A new file put there would replay it.
  */
 export class OrphanJournalError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_ORPHAN_JOURNAL';
 }

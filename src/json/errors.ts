@@ -6,9 +6,15 @@ import { AnnotError } from '../errors/annot-error.js';
  * two different annotations would digest alike. We refuse rather than give a false hit.
  */
 export class NonStringBodyKeyError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_NON_STRING_BODY_KEY';
 
-  constructor(readonly path: string, readonly key: unknown) {
+  constructor(
+    /** Where in the body the key was found. */
+    readonly path: string,
+    /** The key that is not a string. */
+    readonly key: unknown,
+  ) {
     super(
       `${path} has a non-string key ${describeKey(key)}. JSON object keys are strings, so this key would be ` +
         'coerced, and a coercion collision silently drops an entry, which would make two different annotations ' +
@@ -19,9 +25,14 @@ export class NonStringBodyKeyError extends AnnotError {
 
 /** A value that has no canonical JSON form (a function, a symbol, a bigint, NaN, a class instance...). */
 export class NotJsonError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_NOT_JSON';
 
-  constructor(readonly path: string, what: string) {
+  constructor(
+    /** Where in the body the value was found. */
+    readonly path: string,
+    what: string,
+  ) {
     super(`${path} is ${what}, which is not a JSON value; bodies and hashed inputs must be plain JSON.`);
   }
 }

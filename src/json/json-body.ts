@@ -1,8 +1,12 @@
 import { NonStringBodyKeyError, NotJsonError } from './errors.js';
 
+/** A JSON value that is not a container. */
 export type JsonPrimitive = string | number | boolean | null;
+/** Any JSON value. */
 export type JsonValue = JsonPrimitive | readonly JsonValue[] | JsonObject;
+/** A JSON object: the body of an annotation, for one. */
 export interface JsonObject {
+  /** Each member's value. */
   readonly [key: string]: JsonValue;
 }
 

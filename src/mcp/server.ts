@@ -1,3 +1,11 @@
+/**
+ * The MCP server of `annot mcp` as a library: buildMcpServer over an AnnotationService. It keeps the
+ * MCP SDK out of programs that import only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/mcp
+ */
+
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -12,6 +20,10 @@ import { ALLEN_RELATIONS } from '../time/allen.js';
 import { ANNOT_TOOLS, type AnnotTool } from './tools.js';
 import { toolWording } from './tool-wording.js';
 
+// Types these declarations name that no other entry point exports.
+export type { AnnotTool, ToolOutcome } from './tools.js';
+
+/** The server name annot's MCP server gives clients. */
 export const MCP_SERVER_NAME = 'annot';
 
 /** Where a mutating tool reports its Lamport clock: the MCP counterpart of HTTP's X-Service-Clock header. */
@@ -29,6 +41,7 @@ const INSTRUCTIONS = [
   'accept_ai_suggestion records a review decision without rewriting who made the suggestion.',
 ].join(' ');
 
+/** Options of buildMcpServer. */
 export interface McpServerOptions {
   /** Reported to clients in the initialize handshake; defaults to the package version. */
   readonly version?: string;

@@ -18,18 +18,27 @@ import { annotationShape, formatShape, tierShape } from './wire-shapes.js';
 
 /** What a tool hands back: the JSON the model reads, and the clock of the mutation it made, if any. */
 export interface ToolOutcome {
+  /** The JSON the model reads. */
   readonly result: Record<string, unknown>;
+  /** The clock of the mutation the tool made, if any. */
   readonly clock?: number;
 }
 
 /** One MCP tool: its metadata for tools/list and the thin adapter over the service that runs it. */
 export interface AnnotTool<Input extends z.ZodRawShape = z.ZodRawShape> {
+  /** The tool's name (`query_annotations`...). */
   readonly name: string;
+  /** A title for people. */
   readonly title: string;
+  /** What the tool does, for the model. */
   readonly description: string;
+  /** The shape of its arguments. */
   readonly input: Input;
+  /** The shape of its result. */
   readonly output: z.ZodType<Record<string, unknown>>;
+  /** Hints about its behaviour (read-only, destructive...). */
   readonly annotations: ToolAnnotations;
+  /** Runs the tool on the service. */
   run(service: AnnotationService, args: z.infer<z.ZodObject<Input>>): Promise<ToolOutcome>;
 }
 

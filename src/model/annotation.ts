@@ -8,18 +8,23 @@ import { bodyTooLong, LIMITS, tooLong } from './limits.js';
 
 /** Standoff reference to a stretch of an immutable media asset. */
 export interface MediaRef {
+  /** Always `media`. */
   readonly kind: 'media';
   /** Free-form asset id: `sha256:<hex>` from hashFile, a URL, a file name. */
   readonly asset_id: string;
+  /** The stretch of the asset, half-open. */
   readonly interval: TimeInterval;
 }
 
 /** Reference to another annotation (a review, a symbolic subdivision). It has no interval of its own. */
 export interface AnnotationRef {
+  /** Always `annotation`. */
   readonly kind: 'annotation';
+  /** The id of the annotation referred to. */
   readonly target_id: string;
 }
 
+/** What an annotation is about: a stretch of media, or another annotation. */
 export type Reference = MediaRef | AnnotationRef;
 
 /**
@@ -29,26 +34,41 @@ export type Reference = MediaRef | AnnotationRef;
  * is always present, null when the producer gave none.
  */
 export interface Annotation {
+  /** A UUID, lower-case, unique in its store. */
   readonly id: string;
+  /** The name of the tier it belongs to. */
   readonly tier: string;
+  /** What it is about: a stretch of media, or another annotation. */
   readonly reference: Reference;
+  /** Its content, a JSON object that its body schema checks. */
   readonly body: JsonObject;
+  /** The URI of the body's schema (`annot://schema/<name>/v<n>`). */
   readonly body_schema_uri: string;
+  /** Who or what made it, when, and from what. */
   readonly provenance: Provenance;
+  /** How sure its producer was, from 0 to 1; null when it gave none. */
   readonly confidence: number | null;
 }
 
+/** What makeAnnotation takes: the fields of an Annotation, the id and confidence optional. */
 export interface AnnotationInit {
   /** Defaults to a fresh random UUID. Stored lower-case. */
   readonly id?: string;
+  /** The name of the tier it belongs to. */
   readonly tier: string;
+  /** What it is about (mediaRef, annotationRef). */
   readonly reference: Reference;
+  /** Its content, a JSON object (copied). */
   readonly body: Readonly<Record<string, unknown>>;
+  /** The URI of the body's schema. */
   readonly body_schema_uri: string;
+  /** Who or what made it, and when; a ProvenanceInit is completed by makeProvenance. */
   readonly provenance: Provenance | ProvenanceInit;
+  /** How sure its producer was, from 0 to 1; absent or null for none. */
   readonly confidence?: number | null;
 }
 
+/** Builds an annotation, checking every field (InvalidAnnotationError names the field); the result is frozen. */
 export function makeAnnotation(init: AnnotationInit): Annotation {
   if (typeof init !== 'object' || init === null) throw new InvalidAnnotationError('annotation', 'expected an object');
   const id = init.id === undefined ? newAnnotationId() : checkUuid(init.id, 'id');
@@ -92,10 +112,12 @@ export function reviseAnnotation(annotation: Annotation, changes: Partial<Omit<A
   return makeAnnotation({ ...annotation, ...changes, id: annotation.id });
 }
 
+/** A reference to a stretch of a media asset. */
 export function mediaRef(assetId: string, interval: TimeInterval): MediaRef {
   return makeReference({ kind: 'media', asset_id: assetId, interval }) as MediaRef;
 }
 
+/** A reference to another annotation, by its id. */
 export function annotationRef(targetId: string): AnnotationRef {
   return makeReference({ kind: 'annotation', target_id: targetId }) as AnnotationRef;
 }
@@ -105,10 +127,12 @@ export function annotationInterval(annotation: Annotation): TimeInterval | null 
   return annotation.reference.kind === 'media' ? annotation.reference.interval : null;
 }
 
+/** Whether the reference is to media. */
 export function isMediaRef(reference: Reference): reference is MediaRef {
   return reference.kind === 'media';
 }
 
+/** Whether the reference is to another annotation. */
 export function isAnnotationRef(reference: Reference): reference is AnnotationRef {
   return reference.kind === 'annotation';
 }

@@ -17,21 +17,29 @@ export { UNKNOWN_GENERATED_AT, isUnknownGeneratedAt };
  *   means unknown, not the epoch.
  */
 export interface Provenance {
+  /** The agent that made the annotation (`user:<name>`, `model:<id>`, `processor:<name>`). */
   readonly was_generated_by: string;
+  /** The agent responsible for it. */
   readonly was_attributed_to: string;
+  /** The ids of the annotations it was derived from. */
   readonly was_derived_from: readonly string[];
+  /** When it was made; UNKNOWN_GENERATED_AT when that is not known. */
   readonly generated_at_time: RationalTime;
 }
 
+/** What makeProvenance takes: the agent and the time, the rest defaulted. */
 export interface ProvenanceInit {
+  /** The agent that made the annotation. */
   readonly was_generated_by: string;
   /** Defaults to `was_generated_by`. */
   readonly was_attributed_to?: string;
+  /** The ids of the annotations it was derived from; default none. */
   readonly was_derived_from?: readonly string[];
   /** Required: pass RationalTime.now(1000) for "now" or UNKNOWN_GENERATED_AT when it is not known. */
   readonly generated_at_time: RationalTime;
 }
 
+/** Builds a provenance record, checking every field (InvalidAnnotationError names it); the result is frozen. */
 export function makeProvenance(init: ProvenanceInit, path = 'provenance'): Provenance {
   if (typeof init !== 'object' || init === null) throw new InvalidAnnotationError(path, 'expected a provenance object');
   const generatedBy = nonEmpty(init.was_generated_by, `${path}.was_generated_by`);

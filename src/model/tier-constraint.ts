@@ -3,6 +3,7 @@ import type { TimeInterval } from '../time/time-interval.js';
 import type { Annotation, MediaRef } from './annotation.js';
 import type { Tier } from './tier.js';
 
+/** What a TierViolation is about. */
 export type TierViolationCode =
   /** A stereotype other than NONE was validated without its parent tier. */
   | 'parent_tier_missing'
@@ -27,13 +28,17 @@ export type TierViolationCode =
 
 /** One violation: which annotation, what is wrong, and the intervals involved. */
 export interface TierViolation {
+  /** The tier the violation is on. */
   readonly tier: string;
+  /** What is wrong, as a stable code. */
   readonly code: TierViolationCode;
   /** The offending annotation, or null for tier-level problems. */
   readonly annotation_id: string | null;
   /** Other annotations involved: the parent, the overlapping or neighbouring child, the first association. */
   readonly related_ids: readonly string[];
+  /** The intervals involved, for messages and displays. */
   readonly intervals: readonly TimeInterval[];
+  /** What is wrong, in a sentence. */
   readonly message: string;
 }
 

@@ -15,33 +15,49 @@ import { checkTierName } from './limits.js';
  *   (a translation, a gloss).
  */
 export const TierStereotype = {
+  /** A top-level tier: its annotations stand on their own. */
   NONE: 'NONE',
+  /** Its annotations tile their parent annotation's time without gaps. */
   TIME_SUBDIVISION: 'TIME_SUBDIVISION',
+  /** Its annotations lie inside a parent annotation's time, gaps allowed. */
   INCLUDED_IN: 'INCLUDED_IN',
+  /** Its annotations divide a parent annotation in order, without times of their own. */
   SYMBOLIC_SUBDIVISION: 'SYMBOLIC_SUBDIVISION',
+  /** Its annotations each associate with one parent annotation, without a time of their own. */
   SYMBOLIC_ASSOCIATION: 'SYMBOLIC_ASSOCIATION',
 } as const;
 
+/** How a tier's annotations relate to its parent's (ELAN's stereotypes). */
 export type TierStereotype = (typeof TierStereotype)[keyof typeof TierStereotype];
 
+/** Every stereotype. */
 export const TIER_STEREOTYPES: readonly TierStereotype[] = Object.freeze(Object.values(TierStereotype));
 
 /** A frozen tier record. `parent` is null for NONE and set for every other stereotype. */
 export interface Tier {
+  /** The tier's name, unique in its store. */
   readonly name: string;
+  /** How its annotations relate to its parent's. */
   readonly stereotype: TierStereotype;
+  /** The name of its parent tier; null for NONE. */
   readonly parent: string | null;
   /** Free metadata carried by formats that have it (ELAN participant, annotator, language...). */
   readonly metadata: Readonly<Record<string, JsonValue>>;
 }
 
+/** What makeTier takes: a name, the rest defaulted. */
 export interface TierInit {
+  /** The tier's name. */
   readonly name: string;
+  /** How its annotations relate to its parent's; default NONE. */
   readonly stereotype?: TierStereotype;
+  /** The name of its parent tier; required for every stereotype but NONE. */
   readonly parent?: string | null;
+  /** Free metadata; copied as JSON. */
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
+/** Builds a tier, checking its name, stereotype, parent and metadata (InvalidTierError); the result is frozen. */
 export function makeTier(init: TierInit): Tier {
   if (typeof init !== 'object' || init === null) throw new InvalidTierError('tier', 'expected an object {name, stereotype?, parent?, metadata?}');
   const { name, stereotype = 'NONE', parent = null, metadata = {} } = init;

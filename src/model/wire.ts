@@ -13,32 +13,62 @@ import { canonicalJson } from '../json/canonical-json.js';
 import type { JsonObject, JsonValue } from '../json/json-body.js';
 import { makeTier, type Tier, type TierStereotype } from './tier.js';
 
+/** The JSON form of a Reference. */
 export type ReferenceWire =
-  | { kind: 'media'; asset_id: string; interval: TimeIntervalWire }
-  | { kind: 'annotation'; target_id: string };
+  | {
+      /** A stretch of a media asset. */
+      kind: 'media';
+      /** The asset's id (`sha256:<hex>`, a URL, a file name). */
+      asset_id: string;
+      /** The stretch, `{start, end}` as `{v, r}` times. */
+      interval: TimeIntervalWire;
+    }
+  | {
+      /** Another annotation. */
+      kind: 'annotation';
+      /** That annotation's id. */
+      target_id: string;
+    };
 
+/** The JSON form of a Provenance. */
 export interface ProvenanceWire {
+  /** The agent that made the annotation (`user:<name>`, `model:<id>`, a processor). */
   was_generated_by: string;
+  /** The agent responsible for it. */
   was_attributed_to: string;
+  /** The ids of the annotations it was derived from. */
   was_derived_from: string[];
+  /** When it was made, as `{v, r}`. */
   generated_at_time: RationalTimeWire;
 }
 
 /** The JSON form of an annotation, as schemas/annotation.json describes it. */
 export interface AnnotationWire {
+  /** The annotation's id. */
   id: string;
+  /** The name of its tier. */
   tier: string;
+  /** What it is about. */
   reference: ReferenceWire;
+  /** Its content. */
   body: JsonObject;
+  /** The URI of the body's schema. */
   body_schema_uri: string;
+  /** Who or what made it, and when. */
   provenance: ProvenanceWire;
+  /** How sure its producer was, from 0 to 1, or null. */
   confidence: number | null;
 }
 
+/** The JSON form of a tier, as schemas/tier.json describes it. */
 export interface TierWire {
+  /** The tier's name. */
   name: string;
+  /** Its stereotype (how its annotations relate to its parent's). */
   stereotype: TierStereotype;
+  /** The name of its parent tier, or null. */
   parent: string | null;
+  /** Free metadata, kept as given. */
   metadata: Record<string, JsonValue>;
 }
 
@@ -172,6 +202,7 @@ export function annotationFromWire(json: unknown): Annotation {
   });
 }
 
+/** The wire form of a tier. */
 export function tierToWire(tier: Tier): TierWire {
   return { name: tier.name, stereotype: tier.stereotype, parent: tier.parent, metadata: { ...tier.metadata } };
 }

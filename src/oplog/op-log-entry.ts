@@ -8,10 +8,15 @@ import type { Mutation, MutationKind } from './mutation.js';
  * payload that replays it, who made it and when the service received it.
  */
 export interface OpLogEntry {
+  /** The Lamport clock the mutation got, unique in the store's op-log. */
   readonly clock: number;
+  /** What the mutation was. */
   readonly kind: MutationKind;
+  /** The annotation or tier it was on, or null (set_meta). */
   readonly target_id: string | null;
+  /** What replays it: the mutation in wire form. */
   readonly payload: JsonObject;
+  /** Who made it. */
   readonly actor: string;
   /** Wall-clock time of receipt, `{v, r}` at rate 1000 (a time, so never a float). */
   readonly received_at: RationalTimeWire;
@@ -19,7 +24,9 @@ export interface OpLogEntry {
 
 /** Who made a batch of mutations and when it was received: the same for every entry of the batch. */
 export interface MutationContext {
+  /** Who made the batch. */
   readonly actor: string;
+  /** When the service received it. */
   readonly receivedAt: RationalTime;
 }
 

@@ -2,11 +2,13 @@ import type { AnnotationStore } from '../store/store.js';
 import type { Mutation } from './mutation.js';
 import type { MutationContext, OpLogEntry } from './op-log-entry.js';
 
+/** Which op-log entries to read. */
 export interface OpLogRange {
   /** Inclusive lower bound. */
   readonly fromClock?: number;
   /** Inclusive upper bound. */
   readonly untilClock?: number;
+  /** The most entries to read. */
   readonly limit?: number;
 }
 
@@ -18,6 +20,7 @@ export interface OpLogRange {
  * precondition, unknown tier, duplicate id) leaves both the data and the log as they were.
  */
 export interface OpLoggedStore extends AnnotationStore {
+  /** Applies mutations as one op-log batch, all or nothing, and returns their op-log entries. */
   applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]>;
   /** The highest clock handed out, 0 when the log is empty. */
   latestClock(): Promise<number>;
@@ -25,6 +28,7 @@ export interface OpLoggedStore extends AnnotationStore {
   readOpLog(range?: OpLogRange): Promise<OpLogEntry[]>;
 }
 
+/** Whether a store keeps an op-log (every store annot opens does). */
 export function isOpLoggedStore(store: AnnotationStore): store is OpLoggedStore {
   return typeof (store as Partial<OpLoggedStore>).applyLogged === 'function';
 }

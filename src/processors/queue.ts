@@ -1,3 +1,11 @@
+/**
+ * The Redis queue of processor jobs (BullMQ): enqueueProcessorJob, getJobStatus. It keeps BullMQ and
+ * ioredis out of programs that import only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/queue
+ */
+
 import { resolve } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -6,13 +14,18 @@ import { isPostgresLocation, redactLocation, withoutPassword } from '../service/
 import { JobNotFoundError, QueueUnavailableError } from './errors.js';
 import { resolveProcessorParams } from './registry.js';
 
+/** The queue processors' jobs go to unless another is named. */
 export const DEFAULT_QUEUE_NAME = 'annot-processors';
+/** The Redis server used when neither an option nor ANNOT_REDIS_URL names one. */
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** The BullMQ job name of every processor run. */
 export const PROCESSOR_JOB_NAME = 'run_processor';
+/** How many times a job is run before it fails for good, unless EnqueueOptions.attempts says otherwise. */
 export const DEFAULT_ATTEMPTS = 3;
+/** The delay before a job's first retry, in milliseconds; each next one doubles it. */
 export const DEFAULT_BACKOFF_MS = 1000;
 
+/** Which Redis server and which queue. */
 export interface QueueLocation {
   /** Default: ANNOT_REDIS_URL, else redis://127.0.0.1:6379. */
   readonly redisUrl?: string;
@@ -22,14 +35,17 @@ export interface QueueLocation {
 
 /** What a job carries: everything a worker on any machine needs to run it. */
 export interface ProcessorJobData {
+  /** The processor's name. */
   readonly processor: string;
   /** The store location (an absolute `.annot` path or a `postgres://` URL); null to use the worker's `--store`. */
   readonly store: string | null;
+  /** The processor's parameters, as checked by its schema. */
   readonly params: Record<string, unknown>;
   /** Null for the processor's default actor, `processor:<name>`. */
   readonly actor: string | null;
 }
 
+/** Options of enqueueProcessorJob. */
 export interface EnqueueOptions extends QueueLocation {
   /** Runs before the job fails for good. Default 3. */
   readonly attempts?: number;
@@ -39,24 +55,35 @@ export interface EnqueueOptions extends QueueLocation {
 
 /** A job as `annot process --status` shows it (snake_case: it is printed as JSON). */
 export interface JobStatus {
+  /** The job's id. */
   readonly id: string;
+  /** The queue it is in. */
   readonly queue: string;
+  /** The processor it runs. */
   readonly processor: string;
+  /** The store location it runs on, with any password shown as `***`; null for the worker's own. */
   readonly store: string | null;
   /** waiting, delayed (between retries), active, completed, failed, ... */
   readonly state: string;
+  /** The last progress the processor reported, or null. */
   readonly progress: unknown;
+  /** How many times it has been run so far. */
   readonly attempts_made: number;
+  /** How many times it may be run. */
   readonly attempts: number;
+  /** What the processor gave back, once it completed. */
   readonly result: unknown;
   /** The last attempt's error: kept on a job that failed for good. */
   readonly failed_reason: string | null;
   /** `host:pid` of the worker that last took the job, null before one did. */
   readonly processed_by: string | null;
+  /** When it was enqueued (ISO 8601). */
   readonly enqueued_at: string;
+  /** When it finished (ISO 8601), or null. */
   readonly finished_at: string | null;
 }
 
+/** The Redis URL to use: the one given, else ANNOT_REDIS_URL, else DEFAULT_REDIS_URL. */
 export function redisUrlFrom(explicit?: string): string {
   return explicit ?? process.env.ANNOT_REDIS_URL ?? DEFAULT_REDIS_URL;
 }

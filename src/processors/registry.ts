@@ -8,17 +8,23 @@ import { ProcessorFailedError, ProcessorParamsError, UnknownProcessorError } fro
 import { lowConfidenceReview } from './low-confidence-review.js';
 import type { Processor, ProcessorProgress, ProcessorResult } from './processor.js';
 
+/** Options of runProcessor. */
 export interface RunProcessorOptions {
   /** Default `processor:<name>`. */
   readonly actor?: string;
+  /** Told about the processor's progress. */
   readonly onProgress?: (progress: ProcessorProgress) => void;
+  /** Aborting stops the processor at its next check. */
   readonly signal?: AbortSignal;
 }
 
 /** What `listProcessors` tells about a processor: enough to show `annot process --list` and to build a form. */
 export interface ProcessorInfo {
+  /** The processor's name. */
   readonly name: string;
+  /** What it does, in one line. */
   readonly description: string;
+  /** The JSON Schema of its parameters. */
   readonly params_schema: Readonly<Record<string, unknown>>;
 }
 
@@ -48,6 +54,7 @@ export function listProcessors(): ProcessorInfo[] {
     .map((processor) => ({ name: processor.name, description: processor.description, params_schema: processor.paramsSchema }));
 }
 
+/** The registered processor of this name (UnknownProcessorError, with a did-you-mean, when none is). */
 export function getProcessor(name: string): Processor {
   const processor = processors.get(name);
   if (!processor) throw new UnknownProcessorError(name, [...processors.keys()].sort());

@@ -1,3 +1,11 @@
+/**
+ * The worker that runs queued processor jobs: startProcessorWorker. It keeps BullMQ out of programs
+ * that import only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/worker
+ */
+
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -9,6 +17,7 @@ import type { ProcessorProgress, ProcessorResult } from './processor.js';
 import { connectRedis, DEFAULT_QUEUE_NAME, redisUrlFrom, type ProcessorJobData, type QueueLocation } from './queue.js';
 import { resolveProcessorParams, runProcessor } from './registry.js';
 
+/** Options of startProcessorWorker. */
 export interface ProcessorWorkerOptions extends QueueLocation {
   /** The store for jobs that name none. When given, it is opened once at start, so a wrong location fails at once. */
   readonly store?: string;
@@ -18,14 +27,50 @@ export interface ProcessorWorkerOptions extends QueueLocation {
   readonly onEvent?: (event: WorkerEvent) => void;
 }
 
+/** What a worker tells its `onEvent` listener. */
 export type WorkerEvent =
-  | { readonly type: 'active'; readonly jobId: string; readonly processor: string }
-  | { readonly type: 'completed'; readonly jobId: string; readonly processor: string; readonly result: ProcessorResult }
-  | { readonly type: 'failed'; readonly jobId: string; readonly processor: string; readonly error: string; readonly willRetry: boolean }
-  | { readonly type: 'error'; readonly error: string };
+  | {
+      /** A job started. */
+      readonly type: 'active';
+      /** The job's id. */
+      readonly jobId: string;
+      /** The processor it runs. */
+      readonly processor: string;
+    }
+  | {
+      /** A job completed. */
+      readonly type: 'completed';
+      /** The job's id. */
+      readonly jobId: string;
+      /** The processor it ran. */
+      readonly processor: string;
+      /** What the processor gave back. */
+      readonly result: ProcessorResult;
+    }
+  | {
+      /** An attempt of a job failed. */
+      readonly type: 'failed';
+      /** The job's id. */
+      readonly jobId: string;
+      /** The processor it ran. */
+      readonly processor: string;
+      /** The error's message, with any password taken out. */
+      readonly error: string;
+      /** Whether the job will be tried again. */
+      readonly willRetry: boolean;
+    }
+  | {
+      /** The worker itself failed (a lost Redis connection). */
+      readonly type: 'error';
+      /** The error's message. */
+      readonly error: string;
+    };
 
+/** A running worker: what startProcessorWorker gives. */
 export interface ProcessorWorker {
+  /** The BullMQ worker underneath. */
   readonly worker: Worker<ProcessorJobData, ProcessorResult>;
+  /** The name of the queue it takes jobs from. */
   readonly queueName: string;
   /** Takes no new jobs, lets the running ones finish, then disconnects. Idempotent. */
   close(): Promise<void>;

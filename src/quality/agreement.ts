@@ -59,11 +59,13 @@ export function cohenKappa(a: readonly Label[], b: readonly Label[]): number {
  * u. A value is missing when it is null, undefined (a hole in the array) or equal (SameValueZero)
  * to `missing`, which lets data that spells "no value" as `'*'` or `NaN` say so.
  *
- * For each unit with m_u >= 2 present values, every ordered pair of its values (i != j) adds
+ * For each unit with `m_u >= 2` present values, every ordered pair of its values (`i != j`) adds
  * 1/(m_u - 1) to the coincidence o_ck of their categories; units with fewer than two values
  * cannot be paired and are dropped, their values included. With n_c = Σ_k o_ck and n = Σ_c n_c:
  *
+ * ```
  *     alpha = 1 - D_o / D_e = 1 - (n - 1) · Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k
+ * ```
  *
  * Degenerate inputs:
  * - fewer than two rows, or rows of different lengths: MetricInputError;

@@ -2,9 +2,10 @@ import { AnnotError } from '../errors/annot-error.js';
 
 /**
  * Metric input of the wrong shape: sequences of different lengths, no items at all, fewer than
- * two annotators, a missing label where the metric has no notion of missing, a width <= 0.
+ * two annotators, a missing label where the metric has no notion of missing, a width `<= 0`.
  */
 export class MetricInputError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_METRIC_INPUT';
 }
 
@@ -13,5 +14,6 @@ export class MetricInputError extends AnnotError {
  * when no unit has two values to pair. Returning NaN or 0 would read as a verdict; this says why.
  */
 export class InsufficientDataError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_INSUFFICIENT_DATA';
 }

@@ -24,6 +24,7 @@ export function intervalIou(a: TimeInterval, b: TimeInterval): number {
   return ratio(overlap, union);
 }
 
+/** Options of boundaryIou. */
 export interface BoundaryIouOptions {
   /**
    * The half-width d of the band around each boundary: a RationalTime, or seconds as a decimal
@@ -55,7 +56,7 @@ export interface BoundaryIouOptions {
  *
  * Degenerate inputs: two empty lists have the same (no) boundaries and score 1; one empty list
  * against a non-empty one scores 0. When the default width is 0 because every edge of both
- * lists is one instant, both lists have exactly that edge and score 1. An explicit width <= 0
+ * lists is one instant, both lists have exactly that edge and score 1. An explicit width `<= 0`
  * is a MetricInputError.
  */
 export function boundaryIou(

@@ -17,13 +17,21 @@ import { unitAddress } from './remote/unit-entry.js';
 
 /** The fields durable assets add to a beat or shot result. */
 export interface DurableAssetFields {
+  /** The SHA-256 of the local copy of `url`. */
   sha256?: string;
+  /** The path of the local copy of `url`, in the cache directory's content-addressed store. */
   path?: string;
+  /** The SHA-256 of the local copy of `audio_url`. */
   audio_sha256?: string;
+  /** The path of the local copy of `audio_url`. */
   audio_path?: string;
+  /** The SHA-256 of the local copy of `video_url`. */
   video_sha256?: string;
+  /** The path of the local copy of `video_url`. */
   video_path?: string;
+  /** The SHA-256 of the local copy of `still_url`. */
   still_sha256?: string;
+  /** The path of the local copy of `still_url`. */
   still_path?: string;
 }
 

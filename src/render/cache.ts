@@ -12,25 +12,23 @@ export function defaultCacheDir(): string {
   return join(homedir(), '.cache', 'annot');
 }
 
+/** The name of the cache's SQLite file in the cache directory. */
 export const CACHE_FILE_NAME = 'render-cache.sqlite';
 
 /** The namespaces of unit results, as the description names them. */
 export const BEAT_NAMESPACE = 'render_beat';
 export const SHOT_NAMESPACE = 'render_shot';
 
+/** A unit result as the cache keeps it. */
 export interface StoredUnit {
+  /** The result. */
   result: Record<string, unknown>;
+  /** A note kept beside it: which unit it is (`beat:<id>`, `shot:<id>`). */
   note: string;
+  /** When it was stored, in seconds since the epoch. */
   stored_at: number;
 }
 
-/**
- * The render cache: one SQLite file holding unit results (`units`), individual model calls
- * (`calls`), requests submitted but not yet collected (`pending_requests`) and the content hash
- * of asset URLs already downloaded (`asset_digests`). WAL and a busy timeout let two processes
- * render the same scene at once: writers queue instead of failing, readers never block.
- * API keys are never stored: nothing written here comes from the credentials.
- */
 /** The cache's SQLite file, in WAL mode; a folder or disk it cannot be written to is one typed line naming it. */
 function openCacheFile(dir: string, path: string): Database.Database {
   let db: Database.Database | undefined;
@@ -47,12 +45,23 @@ function openCacheFile(dir: string, path: string): Database.Database {
   }
 }
 
+/**
+ * The render cache: one SQLite file holding unit results (`units`), individual model calls
+ * (`calls`), requests submitted but not yet collected (`pending_requests`) and the content hash
+ * of asset URLs already downloaded (`asset_digests`). WAL and a busy timeout let two processes
+ * render the same scene at once: writers queue instead of failing, readers never block.
+ * API keys are never stored: nothing written here comes from the credentials.
+ */
 export class RenderCache {
+  /** The cache file's path. */
   readonly path: string;
   private readonly db: Database.Database;
   private readonly stmts: ReturnType<RenderCache['prepare']>;
 
-  constructor(readonly dir: string) {
+  constructor(
+    /** The cache directory, holding the cache file and the media kept beside it. */
+    readonly dir: string,
+  ) {
     this.path = join(dir, CACHE_FILE_NAME);
     this.db = openCacheFile(dir, this.path);
     this.db.exec(`
@@ -90,10 +99,12 @@ export class RenderCache {
     return row ? { result: JSON.parse(row.result), note: row.note, stored_at: row.stored_at } : undefined;
   }
 
+  /** Stores a unit result under its namespace and key. */
   putUnit(namespace: string, key: string, result: Record<string, unknown>, note: string): void {
     this.stmts.putUnit.run(namespace, key, JSON.stringify(result), note, Date.now() / 1000);
   }
 
+  /** The assets of a model call, by its key (callKey). */
   getCall(key: string): Asset[] | undefined {
     const row = this.stmts.getCall.get(key) as { assets: string } | undefined;
     return row ? JSON.parse(row.assets) : undefined;
@@ -107,27 +118,33 @@ export class RenderCache {
     })();
   }
 
+  /** The request a provider is working on for this call, when one was recorded. */
   pendingRequest(key: string): RequestTicket | undefined {
     const row = this.stmts.getPending.get(key) as { ticket: string } | undefined;
     return row ? JSON.parse(row.ticket) : undefined;
   }
 
+  /** Records a request a provider accepted, so a re-run collects it instead of paying twice. */
   recordRequest(key: string, provider: string, modelId: string, ticket: RequestTicket): void {
     this.stmts.putPending.run(key, provider, modelId, JSON.stringify(ticket), Date.now() / 1000);
   }
 
+  /** Forgets a recorded request (it failed or expired). */
   forgetRequest(key: string): void {
     this.stmts.deletePending.run(key);
   }
 
+  /** The SHA-256 of a downloaded asset, by its URL. */
   assetDigest(url: string): string | undefined {
     return (this.stmts.getDigest.get(url) as { sha256: string } | undefined)?.sha256;
   }
 
+  /** Records the SHA-256 of a downloaded asset. */
   recordAssetDigest(url: string, sha256: string): void {
     this.stmts.putDigest.run(url, sha256);
   }
 
+  /** Closes the cache file. */
   close(): void {
     if (this.db.open) this.db.close();
   }

@@ -7,9 +7,13 @@ export { TIERS, type ModelPrice, type ModelRecord, type Tier } from './models.js
 
 /** A tier name that is not one of fast, balanced, high, ultra. */
 export class UnknownQualityTierError extends InvalidInputError {
+  /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_UNKNOWN_QUALITY_TIER';
 
-  constructor(readonly tier: string) {
+  constructor(
+    /** The quality tier that was asked for. */
+    readonly tier: string,
+  ) {
     super(`unknown quality "${tier}"; expected one of ${TIERS.join(', ')}.`);
   }
 }
@@ -19,6 +23,7 @@ export function listModels(filter: { category?: string; tier?: string } = {}): M
   return MODEL_RECORDS.filter((r) => (filter.category === undefined || r.category === filter.category) && (filter.tier === undefined || r.tier === filter.tier));
 }
 
+/** Every model category of the catalog, sorted. */
 export function modelCategories(): string[] {
   return [...new Set(MODEL_RECORDS.map((r) => r.category))].sort();
 }

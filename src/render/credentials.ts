@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { redactSecrets } from '../text/secret-redaction.js';
 
+/** The credentials a render runs under (withCredentials). */
 export interface Credentials {
   /** A fal.ai API key (sent as `Authorization: Key <falKey>`). */
   falKey?: string;

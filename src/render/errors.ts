@@ -16,9 +16,15 @@ export interface SceneProblem {
  * lists all of them.
  */
 export class SceneFileError extends InvalidInputError {
+  /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_SCENE_INVALID';
 
-  constructor(readonly file: string, readonly problems: SceneProblem[]) {
+  constructor(
+    /** The scene file, as its path was given. */
+    readonly file: string,
+    /** Every problem found, each with its line and column where known. */
+    readonly problems: SceneProblem[],
+  ) {
     super(describeProblems(file, problems));
   }
 }
@@ -34,18 +40,28 @@ function describeProblems(file: string, problems: SceneProblem[]): string {
 
 /** pickModel was asked for a category the catalog does not have. */
 export class UnknownModelCategoryError extends NotFoundError {
+  /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_UNKNOWN_MODEL_CATEGORY';
 
-  constructor(readonly category: string, readonly known: readonly string[]) {
+  constructor(
+    /** The model category that was asked for. */
+    readonly category: string,
+    /** The categories there are. */
+    readonly known: readonly string[],
+  ) {
     super(`no models known for category "${category}"; known categories: ${known.join(', ')}.`);
   }
 }
 
 /** resolveModel was given an id or alias that no catalog record carries. */
 export class UnknownModelError extends NotFoundError {
+  /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_UNKNOWN_MODEL';
 
-  constructor(readonly model: string) {
+  constructor(
+    /** The model id or alias that was asked for. */
+    readonly model: string,
+  ) {
     super(
       `no model "${model}" in the catalog (by id or alias). List the catalog with \`annot render models\`; ` +
         'a model id that is not in the catalog can still be passed as an override (e.g. imageModelId).',
@@ -101,15 +117,23 @@ export class ManifestOfOtherSceneError extends InvalidInputError {
  * the product description gives, word for word.
  */
 export class RenderProducedNoAssetError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_RENDER_NO_ASSET';
 
-  constructor(message: string, readonly unitKind: 'beat' | 'shot', readonly unitId: string) {
+  constructor(
+    message: string,
+    /** The kind of the unit that produced no asset. */
+    readonly unitKind: 'beat' | 'shot',
+    /** The id of that shot or beat. */
+    readonly unitId: string,
+  ) {
     super(message);
   }
 }
 
 /** The caller aborted the render (Ctrl-C); queued model requests were cancelled. */
 export class RenderAbortedError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_RENDER_ABORTED';
 
   constructor(what: string) {

@@ -7,9 +7,18 @@ import { withoutCredentials } from './credentials.js';
  * model call belongs to.
  */
 export interface RenderEvent {
+  /** What happened. */
   type: 'queued' | 'progress' | 'log' | 'done' | 'error' | 'cache_hit' | 'notice';
-  unit?: { kind: 'shot' | 'beat'; id: string };
+  /** The unit the event belongs to. */
+  unit?: {
+    /** A shot or a beat. */
+    kind: 'shot' | 'beat';
+    /** Its id. */
+    id: string;
+  };
+  /** The model called. */
   model_id?: string;
+  /** The provider's id of the request. */
   request_id?: string;
   /** `queued`: requests ahead of this one. */
   queue_position?: number;
@@ -23,6 +32,7 @@ export interface RenderEvent {
   tier?: 'local' | 'remote';
 }
 
+/** Told about render events as they happen. */
 export type RenderEventListener = (event: RenderEvent) => void;
 
 /**

@@ -13,8 +13,11 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 /** The models a beat render resolves to; null where that step does not run. */
 export interface BeatModels {
+  /** The provider's name (LocalProvider's output is never served as fal's). */
   provider: string;
+  /** The speech model, or null. */
   tts: string | null;
+  /** The talking-video model, or null when the speaker has no face. */
   avatar: string | null;
 }
 
@@ -40,9 +43,13 @@ export function beatHash(beat: Beat, character: Character, models: BeatModels): 
   });
 }
 
+/** The models a shot render resolves to; null where that step does not run. */
 export interface ShotModels {
+  /** The provider's name. */
   provider: string;
+  /** The still model. */
   image: string;
+  /** The image-to-video model, or null for a still. */
   image_to_video: string | null;
 }
 

@@ -97,7 +97,9 @@ export function localFile(path: unknown, url: unknown): string | undefined {
 export interface DurationFields {
   /** A beat: its speech; a clip shot: its clip. A still has none; null when ffprobe could not read the file. */
   duration?: RationalTimeWire | null;
+  /** The speech's duration, for a beat. */
   audio_duration?: RationalTimeWire | null;
+  /** The video's duration, for a beat with a talking video or a clip shot. */
   video_duration?: RationalTimeWire | null;
 }
 

@@ -19,6 +19,7 @@ export interface CommonRenderOptions {
   cacheDir?: string;
   /** Bypass the unit and call caches; every model call is made again. */
   force?: boolean;
+  /** Told about render events as they happen. */
   onEvent?: RenderEventListener;
   /** Aborting cancels queued model requests and rejects with RenderAbortedError. */
   signal?: AbortSignal;

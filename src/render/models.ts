@@ -1,21 +1,31 @@
 /** Quality tiers, cheapest first. */
 export const TIERS = ['fast', 'balanced', 'high', 'ultra'] as const;
+/** A quality tier of the model catalog. */
 export type Tier = (typeof TIERS)[number];
 
+/** What a model costs. */
 export interface ModelPrice {
+  /** What the amount is paid for. */
   kind: 'per_call' | 'per_image' | 'per_second' | 'per_token' | 'per_megapixel';
+  /** The price of one unit. */
   amount: number;
+  /** Its currency (`USD`). */
   currency: string;
   /** Where the figure comes from: fal's pricing API, fal's docs, our measurement, or a guess. */
   source: 'api' | 'docs' | 'empirical' | 'approximate';
+  /** Anything else about the price. */
   notes?: string;
 }
 
+/** A model of the catalog. */
 export interface ModelRecord {
   /** The fal endpoint id, e.g. `fal-ai/flux/dev`. */
   id: string;
+  /** What it makes (`tts`, `image`, `image_to_video`, `avatar`...). */
   category: string;
+  /** The quality tier it is chosen for. */
   tier: Tier;
+  /** Shorter names it is also known by. */
   aliases: string[];
   /** null when no price is known: unknown, never free. */
   price: ModelPrice | null;

@@ -8,6 +8,7 @@ import { callModel, contentRef, resolveProvider, unitContext, type CommonRenderO
 import { toBeat, toCharacter, type Beat, type BeatInput, type Character, type CharacterInput } from './scene.js';
 import { keepUnit } from './unit-tiers.js';
 
+/** Options of renderBeat. */
 export interface RenderBeatOptions extends CommonRenderOptions {
   /** Tier of the speech model (default `balanced`). */
   ttsQuality?: string;
@@ -19,21 +20,33 @@ export interface RenderBeatOptions extends CommonRenderOptions {
   avatarModelId?: string;
 }
 
+/** The result of a rendered beat: its speech, and its talking video when the speaker has a face. */
 export interface BeatResult extends DurableAssetFields, DurationFields {
   /** The video url, else the audio url. */
   url: string;
+  /** The talking video's URL, or empty when there is none (no face, or the model gave none). */
   video_url: string;
+  /** The speech's URL. */
   audio_url: string;
+  /** The content hash of the beat's render (its cache key). */
   hash: string;
+  /** The beat's id. */
   beat_id: string;
+  /** The speaker's name. */
   speaker: string;
+  /** Whether the result came from the cache. */
   cache_hit: boolean;
 }
 
+/** The result of an empty beat (no line, no action): nothing is rendered. */
 export interface EmptyBeatResult {
+  /** Always empty. */
   url: '';
+  /** Always false. */
   cache_hit: false;
+  /** Always empty. */
   hash: '';
+  /** Why nothing was rendered. */
   skipped: string;
 }
 

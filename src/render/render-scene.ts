@@ -7,6 +7,7 @@ import type { ShotResult } from './render-shot.js';
 import type { Scene, SceneInput } from './scene.js';
 import { finishedUnits, type FinishedUnit, type SceneUnitOptions, type UnitIdentity } from './scene-units.js';
 
+/** Options of renderScene, iterRenderScene and runScene. */
 export type RenderSceneOptions = SceneUnitOptions;
 
 /**
@@ -14,24 +15,42 @@ export type RenderSceneOptions = SceneUnitOptions;
  * beats) and its result. The id is the unit's own, also for an empty beat, whose result has none.
  */
 export type SceneUnitResult =
-  | (UnitIdentity & { kind: 'shot'; result: ShotResult })
-  | (UnitIdentity & { kind: 'beat'; result: SceneBeatResult });
+  | (UnitIdentity & {
+      /** A shot. */
+      kind: 'shot';
+      /** The shot's result. */
+      result: ShotResult;
+    })
+  | (UnitIdentity & {
+      /** A beat. */
+      kind: 'beat';
+      /** The beat's result (a skipped result for an empty beat or a speaker who is no character). */
+      result: SceneBeatResult;
+    });
 
 /** One unit of a scene that failed. */
 export interface UnitFailure extends UnitIdentity {
+  /** What it failed with. */
   error: Error;
 }
 
 /** A failed unit as the manifest records it. */
 export interface FailedUnitRecord {
+  /** The kind of the unit. */
   unit: 'shot' | 'beat';
+  /** The shot's or beat's id. */
   id: string;
+  /** The error's message, with any credential taken out. */
   error: string;
+  /** The error's code (ANNOT_INTERNAL for an error that is not annot's). */
   code: ErrorCode;
 }
 
 /** A scene's manifest, with the failed units when some failed. */
-export type SceneRunManifest = SceneManifest & { failures?: FailedUnitRecord[] };
+export type SceneRunManifest = SceneManifest & {
+  /** The failed units, when some failed. */
+  failures?: FailedUnitRecord[];
+};
 
 /** Everything a scene render ended with. */
 export interface SceneRunOutcome {
@@ -39,6 +58,7 @@ export interface SceneRunOutcome {
   manifest: SceneRunManifest;
   /** In the order they finished. */
   finished: SceneUnitResult[];
+  /** The units that failed, in the order they failed. */
   failures: UnitFailure[];
   /** Units that never started (after a failure without keepGoing, or an abort). */
   notStarted: number;
@@ -129,9 +149,16 @@ class SceneRunRecord {
  * completed, so a caller can still write it.
  */
 export class SceneRenderError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_SCENE_RENDER_FAILED';
-  readonly manifest: SceneManifest & { failures: FailedUnitRecord[] };
+  /** The manifest of the units that completed, with the failed ones in `failures`. */
+  readonly manifest: SceneManifest & {
+    /** The failed units. */
+    failures: FailedUnitRecord[];
+  };
+  /** The units that failed, in the order they failed. */
   readonly failures: UnitFailure[];
+  /** How many units never started (after a failure without keepGoing, or an abort). */
   readonly notStarted: number;
 
   constructor(outcome: Pick<SceneRunOutcome, 'manifest' | 'failures' | 'notStarted'>) {

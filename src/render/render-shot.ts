@@ -19,37 +19,57 @@ import {
 } from './scene.js';
 import { keepUnit } from './unit-tiers.js';
 
+/** Options of renderShot. */
 export interface RenderShotOptions extends CommonRenderOptions {
+  /** The environment the shot is set in, when it has one. */
   environment?: EnvironmentInput | null;
+  /** The characters in the shot, in order. */
   characters?: CharacterInput[];
+  /** The scene's style, added to the prompt. */
   style?: string;
   /** Make a clip from the still (default false). */
   asVideo?: boolean;
   /** Tier of the still and clip models (default `balanced`). */
   quality?: string;
+  /** Still model override (a fal endpoint id or a catalog alias). */
   imageModelId?: string;
+  /** Image-to-video model override. */
   imageToVideoModelId?: string;
 }
 
+/** The result of a shot rendered as a still. */
 export interface StillShotResult extends DurableAssetFields {
+  /** The still's URL. */
   url: string;
+  /** Always `image`. */
   kind: 'image';
+  /** The content hash of the shot's render (its cache key). */
   hash: string;
+  /** The shot's id. */
   shot_id: string;
+  /** Whether the result came from the cache. */
   cache_hit: boolean;
 }
 
+/** The result of a shot rendered as a clip made from its still. */
 export interface ClipShotResult extends DurableAssetFields, DurationFields {
   /** The clip url, else the still url. */
   url: string;
+  /** Always `video`. */
   kind: 'video';
+  /** The still's URL. */
   still_url: string;
+  /** The clip's URL, or empty when the clip model gave none. */
   video_url: string;
+  /** The content hash of the shot's render (its cache key). */
   hash: string;
+  /** The shot's id. */
   shot_id: string;
+  /** Whether the result came from the cache. */
   cache_hit: boolean;
 }
 
+/** The result of a shot: a still or a clip. */
 export type ShotResult = StillShotResult | ClipShotResult;
 
 /** Fal's preset for 1024×576 stills. */

@@ -7,10 +7,15 @@ import { renderShot, type ShotResult } from './render-shot.js';
 import { toScene, type Scene, type SceneInput } from './scene.js';
 import { UnitNotStartedError } from './unit-executor.js';
 
+/** Options of a scene render. */
 export interface SceneUnitOptions extends CommonRenderOptions {
+  /** Tier of the speech model (default `balanced`). */
   ttsQuality?: string;
+  /** Tier of the talking-video model (default `high`). */
   lipsyncQuality?: string;
+  /** Tier of the still and clip models (default `balanced`). */
   shotQuality?: string;
+  /** Make a clip from each shot's still (default false). */
   shotsAsVideo?: boolean;
   /** Units rendered at once; 1 or less is serial (all shots, then all beats, in scene order). */
   concurrency?: number;
@@ -20,7 +25,9 @@ export interface SceneUnitOptions extends CommonRenderOptions {
 
 /** Which unit of a scene: its kind, its id, and its place among the scene's shots or beats. */
 export interface UnitIdentity {
+  /** A shot or a beat. */
   kind: 'shot' | 'beat';
+  /** The shot's or beat's id. */
   id: string;
   /** 0-based index among the scene's shots (kind shot) or beats (kind beat). */
   index: number;

@@ -13,79 +13,151 @@ import { packageFile } from './package-file.js';
  * names stay snake_case: they are the file format and the wire form.
  */
 
+/** A character's voice, as a scene file gives it (`voice:`). */
 export interface Voice {
+  /** A name for the voice; not sent to any model. */
   name: string;
+  /** Named voice, sent as the speech argument `voice`. */
   voice_id: string;
+  /** Sample audio; switches speech to the voice_clone category. */
   reference_audio_url: string;
+  /** Speech model for this character (an id or alias of the catalog), before the quality tier's. */
   model_id: string;
+  /** Free notes on the voice; not sent to any model. */
   style_notes: string;
 }
 
+/** A character of a scene: who speaks the beats and appears in the shots. */
 export interface Character {
+  /** The name beats (`speaker`) and shots (`characters`) refer to it by. */
   name: string;
+  /** How the character looks; added to the prompt of each shot it appears in. */
   description: string;
+  /** The face; enables the talking video of a beat. */
   reference_image_url: string;
+  /** Voice settings; null for no voice. */
   voice: Voice | null;
+  /** Free notes on the character; not sent to any model. */
   style_notes: string;
 }
 
+/** A place shots are set in. */
 export interface Environment {
+  /** The name shots (`environment`) refer to it by. */
   name: string;
+  /** What the place looks like; added to the prompt of each shot set there. */
   description: string;
+  /** A picture of the place, when there is one. */
   reference_image_url: string;
+  /** The time of day, added to the prompt as `time: ...` when given. */
   time_of_day: string;
+  /** The lighting of the place. */
   lighting: string;
 }
 
+/** One shot of a scene: a still, or a clip made from the still (`shotsAsVideo`). */
 export interface Shot {
+  /** The shot's id, unique in the scene; results carry it as `shot_id`. */
   id: string;
+  /** What the shot shows; the start of its prompt. */
   description: string;
+  /** The framing (`wide`, `medium`, `close-up`...); default `medium`. */
   framing: string;
+  /** The name of the environment the shot is set in; empty for none. */
   environment: string;
+  /** The names of the characters in the shot, in order; names no character has are left out. */
   characters: string[];
+  /** How the camera moves, for a clip (`slow pan`, `static`). */
   camera: string;
+  /** Free notes on the shot; not sent to any model. */
   notes: string;
 }
 
+/** One beat of a scene: a line a character speaks, or an action. */
 export interface Beat {
+  /** The beat's id, unique in the scene; results carry it as `beat_id`. */
   id: string;
+  /** The name of the character who speaks; a beat whose speaker is no character is skipped. */
   speaker: string;
+  /** What the speaker says; empty for an action without a line. */
   line: string;
+  /** What happens, when there is no line (held on screen in the timelines and the animatic). */
   action: string;
+  /** How the line is said; passed to the speech model. */
   emotion: string;
+  /** The id of the shot the beat plays over, in the derived files; empty for none. */
   shot_id: string;
+  /** How long the beat lasts, in seconds, when it has no line to time it; null to leave it to the media. */
   duration_s: number | null;
+  /** Free notes on the beat; not sent to any model. */
   notes: string;
 }
 
+/** A scene with every default filled in: what loadSceneFile, parseSceneText and toScene give. */
 export interface Scene {
+  /** Copied to the manifest; names the manifest file. */
   title: string;
+  /** Appended to every shot prompt as `style: ...`. */
   style: string;
+  /** Free notes on the scene; not sent to any model. */
   notes: string;
+  /** The characters, looked up by name. */
   characters: Character[];
+  /** The environments, looked up by name. */
   environments: Environment[];
+  /** The shots, rendered in this order. */
   shots: Shot[];
+  /** The beats, rendered in this order. */
   beats: Beat[];
 }
 
-/** What library callers may pass: identity fields required, the rest defaulted. */
+/** A voice given in code: every field optional, the rest defaulted (toVoice). */
 export type VoiceInput = Partial<Voice>;
-export type CharacterInput = Partial<Omit<Character, 'voice'>> & { name: string; voice?: VoiceInput | null };
-export type EnvironmentInput = Partial<Environment> & { name: string };
-export type ShotInput = Partial<Shot> & { id: string };
-export type BeatInput = Partial<Beat> & { id: string };
+/** A character given in code: `name` required, the rest defaulted (toCharacter). */
+export type CharacterInput = Partial<Omit<Character, 'voice'>> & {
+  /** The character's name. */
+  name: string;
+  /** Voice settings; null or absent for no voice. */
+  voice?: VoiceInput | null;
+};
+/** An environment given in code: `name` required, the rest defaulted (toEnvironment). */
+export type EnvironmentInput = Partial<Environment> & {
+  /** The environment's name. */
+  name: string;
+};
+/** A shot given in code: `id` required, the rest defaulted (toShot). */
+export type ShotInput = Partial<Shot> & {
+  /** The shot's id. */
+  id: string;
+};
+/** A beat given in code: `id` required, the rest defaulted (toBeat). */
+export type BeatInput = Partial<Beat> & {
+  /** The beat's id. */
+  id: string;
+};
+/**
+ * A scene given in code, as renderScene and iterRenderScene take it beside a Scene: `title`
+ * required, the rest defaulted (toScene).
+ */
 export type SceneInput = Partial<Omit<Scene, 'characters' | 'environments' | 'shots' | 'beats'>> & {
+  /** Copied to the manifest; names the manifest file. */
   title: string;
+  /** The characters, each defaulted by toCharacter. */
   characters?: CharacterInput[];
+  /** The environments, each defaulted by toEnvironment. */
   environments?: EnvironmentInput[];
+  /** The shots, each defaulted by toShot. */
   shots?: ShotInput[];
+  /** The beats, each defaulted by toBeat. */
   beats?: BeatInput[];
 };
 
+/** A voice with its defaults filled in: empty texts. */
 export function toVoice(v: VoiceInput): Voice {
   return { name: v.name ?? '', voice_id: v.voice_id ?? '', reference_audio_url: v.reference_audio_url ?? '', model_id: v.model_id ?? '', style_notes: v.style_notes ?? '' };
 }
 
+/** A character with its defaults filled in (no validation: the types already hold). */
 export function toCharacter(c: CharacterInput): Character {
   return {
     name: c.name,
@@ -96,10 +168,12 @@ export function toCharacter(c: CharacterInput): Character {
   };
 }
 
+/** An environment with its defaults filled in (no validation: the types already hold). */
 export function toEnvironment(e: EnvironmentInput): Environment {
   return { name: e.name, description: e.description ?? '', reference_image_url: e.reference_image_url ?? '', time_of_day: e.time_of_day ?? '', lighting: e.lighting ?? '' };
 }
 
+/** A shot with its defaults filled in: framing `medium`, the rest empty. */
 export function toShot(s: ShotInput): Shot {
   return {
     id: s.id,
@@ -112,6 +186,7 @@ export function toShot(s: ShotInput): Shot {
   };
 }
 
+/** A beat with its defaults filled in: empty texts, no duration. */
 export function toBeat(b: BeatInput): Beat {
   return {
     id: b.id,
@@ -164,7 +239,7 @@ function sceneValidator(): ValidateFunction {
 }
 
 /** Maps a field path to a line of the source text; attached to scenes loaded from text. */
-type LineLocator = (path: Array<string | number>) => number | undefined;
+export type LineLocator = (path: Array<string | number>) => number | undefined;
 
 const locators = new WeakMap<Scene, LineLocator>();
 
@@ -317,9 +392,13 @@ function lineOf(document: Document, counter: LineCounter, path: Array<string | n
 // ---------------------------------------------------------------------------------------------
 // Warnings: things that load but that rendering treats specially
 
+/** Something in a scene that loads but that rendering treats specially (see sceneWarnings). */
 export interface SceneWarning {
+  /** The field it concerns, as a path (`beats[2].speaker`). */
   field: string;
+  /** The line in the scene file, when the scene came from one. */
   line?: number;
+  /** What rendering will do about it. */
   message: string;
 }
 

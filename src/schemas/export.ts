@@ -5,7 +5,7 @@ import { parseBodySchemaUri } from './schema-uri.js';
 
 /**
  * Writes every registered body schema to `<dir>/<name>/v<N>.json` (2-space JSON, trailing newline)
- * and `<dir>/index.json` mapping each URI to {name, version, path}: the same layout as the
+ * and `<dir>/index.json` mapping each URI to `{name, version, path}`: the same layout as the
  * package's own schemas/ folder, so an export of the built-ins reproduces it byte for byte.
  * Returns the written paths, index last.
  */

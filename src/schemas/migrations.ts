@@ -5,7 +5,9 @@ import { bodySchemaUri, parseBodySchemaUri } from './schema-uri.js';
 /** A forward step from a body of version N to a body of version N+1. It may mutate its argument (a private copy). */
 export type MigrationFunction = (body: Record<string, unknown>) => Record<string, unknown>;
 
+/** Options of registerMigration. */
 export interface RegisterMigrationOptions {
+  /** Replace a migration already registered for the same step. Without it that is an error. */
   readonly replace?: boolean;
 }
 

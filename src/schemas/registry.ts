@@ -12,15 +12,20 @@ import { precompiledValidator } from './precompiled.js';
 import { parseBodySchemaUri, type BodySchemaId } from './schema-uri.js';
 import type { ValidationIssue } from './validation-issue.js';
 
+/** A JSON Schema, as a plain object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
+/** What a body validation found. */
 export interface BodyValidationResult {
+  /** Whether the body satisfies its schema. */
   readonly valid: boolean;
+  /** The schema URI it was checked against. */
   readonly uri: string;
   /** Every failure, with field paths rooted at `body`. Empty when valid. */
   readonly errors: readonly ValidationIssue[];
 }
 
+/** Options of registerBodySchema. */
 export interface RegisterOptions {
   /** Replace a different schema already registered under the URI. Without it that is an error. */
   readonly replace?: boolean;
@@ -56,6 +61,9 @@ export class BodySchemaRegistry {
     return this.ajvInstance;
   }
 
+  /**
+   * Registers a JSON Schema under a body schema URI (BodySchemaConflictError when another is registered there, unless `replace`).
+   */
   register(uri: string, schema: object, options: RegisterOptions = {}): void {
     const id = parseBodySchemaUri(uri, 'schema URI');
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
@@ -80,6 +88,7 @@ export class BodySchemaRegistry {
     this.entries.set(uri, { id, schema: deepFreeze(copy), canonical });
   }
 
+  /** Whether a schema is registered under the URI. */
   has(uri: string): boolean {
     return this.entries.has(uri);
   }
@@ -103,6 +112,7 @@ export class BodySchemaRegistry {
     return latest;
   }
 
+  /** Checks a body against the schema registered under the URI (UnknownBodySchemaError when none is). */
   validate(uri: string, body: unknown): BodyValidationResult {
     const entry = this.entry(uri);
     if (entry.validate === undefined) {
@@ -116,6 +126,7 @@ export class BodySchemaRegistry {
     return { valid, uri, errors: valid ? [] : issuesFromAjv(entry.validate.errors, 'body') };
   }
 
+  /** Checks a body and throws BodyValidationError listing every failure. */
   assertValid(uri: string, body: unknown): void {
     const result = this.validate(uri, body);
     if (!result.valid) throw new BodyValidationError(uri, result.errors);
@@ -143,22 +154,27 @@ export function defaultBodySchemaRegistry(): BodySchemaRegistry {
   return defaultRegistry;
 }
 
+/** Registers a JSON Schema in the default registry (see BodySchemaRegistry.register). */
 export function registerBodySchema(uri: string, schema: object, options?: RegisterOptions): void {
   defaultBodySchemaRegistry().register(uri, schema, options);
 }
 
+/** The schema registered under the URI in the default registry (UnknownBodySchemaError when none is). */
 export function getBodySchema(uri: string): JsonSchema {
   return defaultBodySchemaRegistry().get(uri);
 }
 
+/** Whether the default registry has a schema under the URI. */
 export function hasBodySchema(uri: string): boolean {
   return defaultBodySchemaRegistry().has(uri);
 }
 
+/** Every URI the default registry has a schema under. */
 export function listBodySchemas(): string[] {
   return defaultBodySchemaRegistry().list();
 }
 
+/** Checks a body against the default registry (see BodySchemaRegistry.validate). */
 export function validateBody(uri: string, body: unknown): BodyValidationResult {
   return defaultBodySchemaRegistry().validate(uri, body);
 }

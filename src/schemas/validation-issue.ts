@@ -2,6 +2,7 @@
 export interface ValidationIssue {
   /** `body.items[0].text`, `reference.interval.start.r`: the path of the offending field. */
   readonly path: string;
+  /** What was expected there. */
   readonly message: string;
   /** The JSON Schema keyword that failed (`required`, `type`, ...) or `semantic` for checks made in code. */
   readonly keyword: string;

@@ -23,7 +23,9 @@ import { registerTierRoutes } from './routes/tiers.js';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 
+/** Options of buildApp. */
 export interface AppOptions {
+  /** The service the routes call. */
   readonly service: AnnotationService;
   /** Bearer token every route but /health requires; none means no auth. */
   readonly token?: string;

@@ -1,3 +1,11 @@
+/**
+ * The HTTP server of `annot serve` as a library: startServer on any op-logged store, or buildApp for
+ * the fastify app alone. It keeps fastify out of programs that import only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/server
+ */
+
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { OpLoggedStore } from '../oplog/op-logged-store.js';
@@ -7,16 +15,23 @@ import { afterNextPoll, drainOnClose } from './drain.js';
 
 // The `annot/server` subpath entry: the app builder beside the server starter.
 export { buildApp, type AppOptions } from './app.js';
+// Types these declarations name that no other entry point exports.
+export type { LiveOptions } from './routes/live.js';
+export type { OpLogStreamOptions } from './routes/oplog-stream.js';
 
+/** Options of startServer. */
 export interface ServeOptions extends Omit<AppOptions, 'service'> {
   /** The store to serve; the server closes it when it stops. */
   readonly store: OpLoggedStore;
+  /** The address to listen on (default 127.0.0.1). */
   readonly host?: string;
   /** 0 (the default) picks a free port. */
   readonly port?: number;
 }
 
+/** A server startServer started. */
 export interface RunningServer {
+  /** The fastify instance. */
   readonly app: FastifyInstance;
   /** `http://host:port`, with the port actually bound. */
   readonly url: string;
@@ -24,6 +39,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Starts the HTTP server on a store (routes, OpenAPI, the timeline page); the server closes the store when it stops.
+ */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { store, host = '127.0.0.1', port = 0, ...appOptions } = options;
   const app = await buildApp({ ...appOptions, service: new AnnotationService(store) });

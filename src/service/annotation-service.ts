@@ -32,7 +32,9 @@ export type AnnotationInput = Record<string, unknown>;
 
 export type { AnnotationPatch } from './annotation-updates.js';
 
+/** What a mutating operation gives back: its result and the clock of its op-log entry. */
 export interface Mutated<T> {
+  /** The operation's result. */
   readonly value: T;
   /** The Lamport clock of the last entry the operation appended. */
   readonly clock: number;
@@ -48,22 +50,26 @@ export class AnnotationService {
   private editTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
+    /** The store every operation reads and writes, through its op-log. */
     readonly store: OpLoggedStore,
     private readonly clock: () => RationalTime = () => RationalTime.now(1000),
   ) {}
 
   // tiers
 
+  /** Registers a tier given in wire form, as `actor`; returns it with the op-log clock. */
   async addTier(input: unknown, actor: string, options: { enforceNoOverlap?: boolean } = {}): Promise<Mutated<Tier>> {
     const tier = tierFromWire(input);
     const clock = await this.apply([{ kind: 'add_tier', tier, enforceNoOverlap: options.enforceNoOverlap }], actor);
     return { value: tier, clock };
   }
 
+  /** Every registered tier. */
   listTiers(): Promise<Tier[]> {
     return this.store.listTiers();
   }
 
+  /** The tier of this name (TierNotFoundError when there is none). */
   async getTier(name: string): Promise<Tier> {
     const tier = await this.store.getTier(name);
     if (!tier) throw new TierNotFoundError(`tier "${name}" not found`);
@@ -90,6 +96,7 @@ export class AnnotationService {
     return { value: annotation, clock };
   }
 
+  /** The annotation with this id (AnnotationNotFoundError when there is none). */
   async getAnnotation(id: string): Promise<Annotation> {
     const annotation = await this.store.get(id);
     if (!annotation) throw new AnnotationNotFoundError(`annotation ${id} not found`);
@@ -203,7 +210,14 @@ export class AnnotationService {
    * separate approval review on tier `review` referring to it. Both changes (and the review tier,
    * the first time) are one transaction.
    */
-  async acceptAiSuggestion(id: string, accept: boolean, actor: string): Promise<Mutated<{ annotation: Annotation; review: Annotation }>> {
+  async acceptAiSuggestion(id: string, accept: boolean, actor: string): Promise<
+    Mutated<{
+      /** The suggestion, its confidence set to 1 (accepted) or 0 (rejected). */
+      annotation: Annotation;
+      /** The review annotation that records the decision. */
+      review: Annotation;
+    }>
+  > {
     const current = await this.getAnnotation(id);
     const reviewed = makeAnnotation({ ...current, confidence: accept ? 1 : 0 });
     const review = makeApprovalReview(reviewed, { reviewer: actor, accept, at: this.clock() });
@@ -216,10 +230,12 @@ export class AnnotationService {
 
   // metadata
 
+  /** Every metadata key and value of the store. */
   listMeta(): Promise<Record<string, string>> {
     return this.store.listMeta();
   }
 
+  /** Sets a metadata value, as `actor`; returns it with the op-log clock. */
   async setMeta(key: string, value: unknown, actor: string): Promise<Mutated<string>> {
     if (typeof value !== 'string') throw new InvalidInputError(`meta value for "${key}": expected a string, got ${value === null ? 'null' : typeof value}`);
     const clock = await this.apply([{ kind: 'set_meta', key, value }], actor);
@@ -233,10 +249,12 @@ export class AnnotationService {
     return this.store.latestClock();
   }
 
+  /** Op-log entries in clock order, within the range. */
   readOpLog(range: OpLogRange = {}): Promise<OpLogEntry[]> {
     return this.store.readOpLog(range);
   }
 
+  /** The store's state as it was at a clock, replayed from the op-log. */
   stateAt(clock: number): Promise<StateSnapshot> {
     return stateAt(this.store, clock);
   }

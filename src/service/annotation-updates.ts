@@ -2,17 +2,25 @@ import { InvalidInputError } from '../errors/annot-error.js';
 
 /** A partial update of an annotation, its wire field names. */
 export interface AnnotationPatch {
+  /** The new tier. */
   tier?: string;
+  /** The new body. */
   body?: Record<string, unknown>;
+  /** The new body schema URI. */
   body_schema_uri?: string;
+  /** The new confidence, or null for none. */
   confidence?: number | null;
+  /** The new reference, in wire form (times in any form of the time vocabulary). */
   reference?: unknown;
 }
 
 /** One item of a batch update: an annotation, the ETag its client read, and its partial update. */
 export interface AnnotationUpdate {
+  /** The annotation's id. */
   readonly id: string;
+  /** The ETag its client read (required: PreconditionRequiredError without it). */
   readonly ifMatch: string | undefined;
+  /** The fields to change. */
   readonly patch: AnnotationPatch;
 }
 

@@ -23,19 +23,27 @@ import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js
 import { writeFailure } from '../io/write-failure.js';
 import { tierNameFindingsOfFile } from './tier-name-findings.js';
 
+/** What convertFile takes. */
 export interface ConvertRequest {
   /** Input path, or `-` for standard input. */
   readonly input: string;
   /** Output path, or `-` for standard output (then `to` is required). */
   readonly output: string;
+  /** The input's format name; inferred from its name and content when absent. */
   readonly from?: string;
+  /** The output's format name; inferred from its name when absent. */
   readonly to?: string;
+  /** The rate times are read at, in ticks a second; default the input format's own. */
   readonly rate?: number;
   /** `--encoding`: the input's text encoding (a byte-order mark still decides). */
   readonly encoding?: string;
+  /** Refuse a time the rate cannot hold exactly, rather than round it. */
   readonly strictTime?: boolean;
+  /** The media asset the annotations refer to, for input formats that name none. */
   readonly assetId?: string;
+  /** Convert only this tier. */
   readonly tier?: string;
+  /** The output format's variant (TextGrid `short`, SRT `speaker-prefix`). */
   readonly variant?: string;
   /** `--strict`: any reader finding fails the conversion, and nothing is written. */
   readonly strict?: boolean;
@@ -52,17 +60,29 @@ export interface ConvertRequest {
   readonly stream?: boolean;
   /** Where standard streams come from and go to (tests and the CLI pass process streams). */
   readonly stdin?: NodeJS.ReadableStream;
+  /** Where output `-` goes (default process.stdout). */
   readonly stdout?: NodeJS.WritableStream;
 }
 
+/** What convertFile wrote. */
 export interface ConvertReport {
+  /** The input's format name. */
   readonly from: string;
+  /** The output's format name. */
   readonly to: string;
   /** Annotations the output holds (those read, less those the target format could not hold at all). */
   readonly annotations: number;
+  /** How many tiers the output holds. */
   readonly tiers: number;
+  /** What the output format could not keep, with how many. */
   readonly dropped: DumpReport['dropped'];
-  readonly quantized: { count: number; maxErrorSeconds: number };
+  /** How many times were rounded to the rate, and the largest error in seconds. */
+  readonly quantized: {
+    /** How many times were rounded to the rate. */
+    count: number;
+    /** The largest rounding error, in seconds. */
+    maxErrorSeconds: number;
+  };
 }
 
 /**

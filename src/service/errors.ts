@@ -3,6 +3,7 @@ import type { TierViolation } from '../model/tier-constraint.js';
 
 /** A conditional write sent without `If-Match`: annot refuses blind overwrites of annotations. */
 export class PreconditionRequiredError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_PRECONDITION_REQUIRED';
 }
 

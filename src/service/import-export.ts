@@ -10,28 +10,45 @@ import { RationalTime } from '../time/rational-time.js';
 import { loadDocument } from '../adapters/load-document.js';
 import type { AnnotationService } from './annotation-service.js';
 
+/** What importIntoService takes. */
 export interface ImportRequest {
   /** The uploaded file, already on disk (the HTTP layer spools request bodies to a temporary file). */
   readonly path: string;
   /** Format name; inferred from the content when absent. */
   readonly format?: string;
+  /** The rate times are imported at, in ticks a second; default the format's own. */
   readonly rate?: number;
   /** `?encoding=`: the upload's text encoding (a byte-order mark still decides). */
   readonly encoding?: string;
+  /** Refuse a time the rate cannot hold exactly, rather than round it. */
   readonly strictTime?: boolean;
+  /** The media asset the imported annotations refer to, for formats that name none. */
   readonly assetId?: string;
+  /** Import only this tier. */
   readonly tier?: string;
+  /** The agent the op-log records for the import. */
   readonly actor: string;
+  /** Told about each problem the reader repaired, dropped or guessed. */
   readonly report?: (finding: Finding) => void;
 }
 
+/** What an import added. */
 export interface ImportReport {
+  /** The format the file was read as. */
   readonly format: string;
+  /** How many annotations were added. */
   readonly annotations_added: number;
+  /** How many tiers were added. */
   readonly tiers_added: number;
   /** The clock of the last entry the import appended (0 when it added nothing). */
   readonly clock: number;
-  readonly quantized: { count: number; max_error_seconds: number };
+  /** How many times were rounded to the rate, and the largest error in seconds. */
+  readonly quantized: {
+    /** How many times were rounded to the rate. */
+    count: number;
+    /** The largest rounding error, in seconds. */
+    max_error_seconds: number;
+  };
 }
 
 /**
@@ -73,10 +90,19 @@ export async function importIntoService(service: AnnotationService, request: Imp
   };
 }
 
+/** What exportFromService wrote. */
 export interface ExportResult {
+  /** The format written. */
   readonly format: FormatAdapter;
+  /** The file's bytes. */
   readonly bytes: Buffer;
-  readonly dropped: ReadonlyArray<{ what: string; count: number }>;
+  /** What the format could not keep, with how many. */
+  readonly dropped: ReadonlyArray<{
+    /** What was lost (`provenance`, `ids`, a body field...). */
+    what: string;
+    /** How many annotations lost it. */
+    count: number;
+  }>;
 }
 
 /** Dumps the whole store in a format, as bytes (the HTTP layer sends them; files use convert). */

@@ -7,6 +7,7 @@ import { redactStoreUrl } from '../store/postgres-url.js';
 export { lendPassword, withoutPassword } from '../store/postgres-url.js';
 import type { AnnotationStore } from '../store/store.js';
 
+/** Options of openServiceStore. */
 export interface OpenServiceStoreOptions {
   /**
    * Create a missing `.annot` file or PostgreSQL project. Default false: a surface that only

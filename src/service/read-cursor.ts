@@ -24,6 +24,7 @@ interface CursorJson {
   o?: unknown;
 }
 
+/** The cursor text of a read position (what `after` takes on every surface). */
 export function encodeCursor(position: ReadPosition): string {
   const json: CursorJson = position.kind === 'insertion'
     ? { v: VERSION, q: position.query, n: position.rank }

@@ -14,11 +14,13 @@ export interface ReadInput {
    * (`"12.345"`), a timecode (`"00:00:12.345"`), SMPTE (`"00:00:12:08"` with fps) or `{v, r}`.
    */
   readonly start?: TimeInput;
+  /** See `start`. */
   readonly end?: TimeInput;
   /** Frames per second of SMPTE timecodes in the window. */
   readonly fps?: number | string;
   /** Rate the window must hold exactly; by default the rate its times need. */
   readonly rate?: number;
+  /** Only this tier. */
   readonly tier?: string;
   /** One of the 13 Allen relation names or symbols, or `intersects` (the default). */
   readonly relation?: string;
@@ -30,8 +32,11 @@ export interface ReadInput {
 
 /** A read, parsed: the query the store answers, where to resume, how many. */
 export interface ReadRequest {
+  /** The query the store answers. */
   readonly query: ReadQuery;
+  /** Where to resume, or null for the first page. */
   readonly after: ReadPosition | null;
+  /** The page size. */
   readonly limit: number;
 }
 

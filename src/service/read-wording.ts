@@ -8,7 +8,9 @@ export type ReadField = 'start' | 'end' | 'relation' | 'after';
  * and the error it raises for a missing or contradictory one (HTTP names the query parameter).
  */
 export interface ReadWording {
+  /** The name of a field as the surface spells it (`start`, `--start`, `start_seconds`). */
   readonly name: (field: ReadField) => string;
+  /** The error to raise for a field that is missing or wrong. */
   readonly refuse: (field: ReadField, message: string) => AnnotError;
   /** What to do to get a good cursor, ending the messages about a bad one. */
   readonly resumeHint: string;

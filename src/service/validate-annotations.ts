@@ -5,22 +5,54 @@ import { hasBodySchema, validateBody } from '../schemas/registry.js';
 import type { AnnotationStore } from '../store/store.js';
 import type { RationalTime } from '../time/rational-time.js';
 
+/** A problem validateAnnotations found in a store. */
 export interface ValidationProblem {
+  /** The annotation it is about, when it is about one. */
   readonly annotation_id: string | null;
+  /** The tier it is about, when it is about one. */
   readonly tier: string | null;
   /** `body_schema` for a body that fails its schema, or the tier-constraint code (`overlap`, `gap`...). */
   readonly code: string;
+  /** What is wrong. */
   readonly message: string;
 }
 
+/** What validateAnnotations reports about a store. */
 export interface ValidationSummary {
+  /** Whether nothing is wrong (warnings aside). */
   readonly valid: boolean;
+  /** How many annotations the store holds. */
   readonly annotations: number;
-  readonly tiers: Array<{ name: string; stereotype: string; parent: string | null; annotations: number }>;
+  /** Each tier, with its stereotype, parent and number of annotations. */
+  readonly tiers: Array<{
+    /** The tier's name. */
+    name: string;
+    /** Its stereotype. */
+    stereotype: string;
+    /** Its parent's name, or null. */
+    parent: string | null;
+    /** How many annotations it holds. */
+    annotations: number;
+  }>;
   /** Earliest start and latest end over all interval annotations, as exact decimal seconds; null when none. */
-  readonly time_span: { start: string; end: string } | null;
+  readonly time_span: {
+    /** The earliest start. */
+    start: string;
+    /** The latest end. */
+    end: string;
+  } | null;
+  /** The media assets the annotations refer to. */
   readonly assets: string[];
-  readonly schemas: Array<{ uri: string; annotations: number; registered: boolean }>;
+  /** Each body schema URI used, with its number of annotations and whether it is registered. */
+  readonly schemas: Array<{
+    /** The body schema URI. */
+    uri: string;
+    /** How many annotations use it. */
+    annotations: number;
+    /** Whether a schema is registered under it. */
+    registered: boolean;
+  }>;
+  /** Every problem found. */
   readonly violations: ValidationProblem[];
   /** Things that are not wrong but could not be checked (a body schema this build does not know). */
   readonly warnings: string[];

@@ -3,26 +3,31 @@ import { LossyTimeConversionError } from '../time/errors.js';
 
 /** An annotation names a tier the store has not registered (register tiers first, parents before children). */
 export class UnknownTierError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_UNKNOWN_TIER';
 }
 
 /** An annotation id that is already in the store. */
 export class DuplicateAnnotationIdError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_DUPLICATE_ID';
 }
 
 /** update/setAt of something the store does not hold, or a setAt value that does not sit at its key. */
 export class AnnotationNotFoundError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_ANNOTATION_NOT_FOUND';
 }
 
 /** A tier looked up by name that the store has not registered. */
 export class TierNotFoundError extends NotFoundError {
+  /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_TIER_NOT_FOUND';
 }
 
 /** A mapping-facade write whose annotations do not sit at the key they are written under. */
 export class KeyMismatchError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_KEY_MISMATCH';
 }
 
@@ -31,20 +36,28 @@ export class KeyMismatchError extends AnnotError {
  * (other window, relation or tier) or one that cannot be read (an old or damaged cursor).
  */
 export class InvalidCursorError extends InvalidInputError {
+  /** The stable code of this error (see docs/errors.md). */
   override readonly code = 'ANNOT_INVALID_CURSOR';
 
-  constructor(message: string, readonly parameter?: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    /** The request parameter that held the cursor (`after`), when a surface named it. */
+    readonly parameter?: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
 
 /** A file or database that is not an annot store, or whose schema version this build cannot open. */
 export class StoreFormatError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_STORE_FORMAT';
 }
 
 /** A tier that still has child tiers or annotations and so cannot be removed. */
 export class TierInUseError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_TIER_IN_USE';
 }
 
@@ -54,9 +67,11 @@ export class TierInUseError extends AnnotError {
  * intervals do not overlap; a point overlaps the intervals that hold it.
  */
 export class TierOverlapError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_TIER_OVERLAP';
 
   constructor(
+    /** The tier whose annotations may not overlap. */
     readonly tier: string,
     /** The annotation being written (or, when the rule is being turned on, one of the two already stored). */
     readonly id: string | null,
@@ -77,6 +92,7 @@ export class TierOverlapError extends AnnotError {
 
 /** A project reopened with a time rate other than the one it was created with (the rate is fixed at creation). */
 export class ProjectRateMismatchError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_PROJECT_RATE_MISMATCH';
 }
 
@@ -87,8 +103,11 @@ export class ProjectRateMismatchError extends AnnotError {
  */
 export class ProjectRateLossError extends LossyTimeConversionError {
   constructor(
+    /** The time that does not fit, in exact seconds. */
     readonly time: string,
+    /** The project's rate, in ticks a second. */
     readonly rate: number,
+    /** The project whose rate it is. */
     readonly project: string,
   ) {
     super(

@@ -19,18 +19,22 @@ export abstract class IntervalQueryShortcuts {
   /** The store's window query; an unknown relation name throws its teaching error. */
   protected abstract queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]>;
 
+  /** Annotations whose interval shares some time with the query (a point at its start included). */
   async intersects(query: TimeInterval): Promise<Annotation[]> {
     return this.queryWindow(query, 'intersects');
   }
 
+  /** Annotations strictly inside the query (Allen's `during`). */
   async during(query: TimeInterval): Promise<Annotation[]> {
     return this.queryWindow(query, ['during']);
   }
 
+  /** Annotations strictly containing the query (Allen's `contains`). */
   async contains(query: TimeInterval): Promise<Annotation[]> {
     return this.queryWindow(query, ['contains']);
   }
 
+  /** Annotations that stand in any of the given Allen relations to the query (the annotation as the left operand). */
   async relate(query: TimeInterval, relations: readonly AllenRelation[]): Promise<Annotation[]> {
     return this.queryWindow(query, relations);
   }

@@ -13,15 +13,21 @@ import type { AddTierOptions } from './store.js';
 
 /** The part of a Map a MappingStore needs. A plain `Map<string, V>` is one. */
 export interface MapLike<V> {
+  /** The value under a key, or undefined. */
   get(key: string): V | undefined;
+  /** Sets the value under a key. */
   set(key: string, value: V): unknown;
+  /** Removes a key. */
   delete(key: string): unknown;
+  /** Every key. */
   keys(): Iterable<string>;
 }
 
 /** How JSON-ready values (annotation and tier wire forms) become the map's values and back. */
 export interface MappingCodec<V> {
+  /** A JSON-ready value as the map's value. */
   encode(json: unknown): V;
+  /** The map's value back as the JSON-ready value. */
   decode(value: V): unknown;
 }
 
@@ -55,6 +61,7 @@ export const MAPPING_TIERS_KEY = '__annot_tiers__';
 /** The reserved key holding `{meta: {<key>: <value>}}`. */
 export const MAPPING_META_KEY = '__annot_meta__';
 
+/** Options of a MappingStore. */
 export interface MappingStoreOptions<V> {
   /** Defaults to JSON_VALUE_CODEC (the map holds JSON-ready objects). */
   codec?: MappingCodec<V>;
@@ -74,6 +81,7 @@ export interface MappingStoreOptions<V> {
  * store a map (or a prefix-scoped view of one) dedicated to it.
  */
 export class MappingStore<V = unknown> extends MemoryOpLoggedStore implements OpLoggedStore {
+  /** What kind of store this is: 'memory', 'mapping', 'sqlite' or 'postgres'. */
   readonly kind = 'mapping';
 
   private readonly codec: MappingCodec<V>;
@@ -95,86 +103,111 @@ export class MappingStore<V = unknown> extends MemoryOpLoggedStore implements Op
     }
   }
 
+  /**
+   * Adds an annotation (DuplicateAnnotationIdError when its id is taken, UnknownTierError when its tier is not registered).
+   */
   add(annotation: Annotation): Promise<void> {
     return this.memory.add(annotation);
   }
 
+  /** Adds annotations all or nothing, in one transaction; returns how many were added. */
   addMany(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
     return this.memory.addMany(annotations);
   }
 
+  /** The annotation with this id, or null. */
   get(id: string): Promise<Annotation | null> {
     return this.memory.get(id);
   }
 
+  /**
+   * Replaces the annotation with the same id, keeping its place in insertion order (AnnotationNotFoundError when absent).
+   */
   update(annotation: Annotation): Promise<void> {
     return this.memory.update(annotation);
   }
 
+  /** Removes the annotation with this id; returns it, or null when there was none. */
   delete(id: string): Promise<Annotation | null> {
     return this.memory.delete(id);
   }
 
+  /** Number of annotations, interval-less ones included. */
   count(): Promise<number> {
     return this.memory.count();
   }
 
+  /** Every annotation, interval-less ones included, in insertion order, without holding them all at once. */
   all(): AsyncIterable<Annotation> {
     return this.memory.all();
   }
 
+  /** Registers a tier, or replaces the one of the same name (its parent must be registered first). */
   addTier(tier: Tier, options?: AddTierOptions): Promise<void> {
     return this.memory.addTier(tier, options);
   }
 
+  /** The tier of this name, or null. */
   getTier(name: string): Promise<Tier | null> {
     return this.memory.getTier(name);
   }
 
+  /** Every registered tier. */
   listTiers(): Promise<Tier[]> {
     return this.memory.listTiers();
   }
 
+  /** Sets a metadata value of the store (a string under a key). */
   setMeta(key: string, value: string): Promise<void> {
     return this.memory.setMeta(key, value);
   }
 
+  /** The metadata value under this key, or null. */
   getMeta(key: string): Promise<string | null> {
     return this.memory.getMeta(key);
   }
 
+  /** Every metadata key and value. */
   listMeta(): Promise<Record<string, string>> {
     return this.memory.listMeta();
   }
 
+  /** The annotations whose interval stands in one of the relations to the query, in interval order. */
   protected queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     return relations === 'intersects' ? this.memory.intersects(query) : this.memory.relate(query, relations);
   }
 
+  /** One keyset page of a query: a window read in interval order, or a listing in insertion order (see ReadQuery). */
   read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>> {
     return this.memory.read(query, options);
   }
 
+  /** Every annotation on the tier, interval-less ones included, in insertion order. */
   byTier(tier: string): Promise<Annotation[]> {
     return this.memory.byTier(tier);
   }
 
+  /** Annotations on the tier that intersect the query, in interval order. */
   atTier(tier: string, query: TimeInterval): Promise<Annotation[]> {
     return this.memory.atTier(tier, query);
   }
 
+  /** The annotations at exactly this interval (by rational value). */
   getAt(key: TimeInterval): Promise<Annotation[]> {
     return this.memory.getAt(key);
   }
 
+  /** Replaces the annotations at exactly this interval with these (each must have that interval). */
   setAt(key: TimeInterval, annotations: readonly Annotation[]): Promise<void> {
     return this.memory.setAt(key, annotations);
   }
 
+  /** Removes the annotations at exactly this interval; returns how many. */
   deleteAt(key: TimeInterval): Promise<number> {
     return this.memory.deleteAt(key);
   }
 
+  /** The distinct intervals that have annotations, ordered by start then end. */
   intervals(): AsyncIterable<TimeInterval> {
     return this.memory.intervals();
   }

@@ -15,14 +15,17 @@ export abstract class MemoryOpLoggedStore extends IntervalQueryShortcuts {
   // The subclass is the AnnotationStore; the log only keeps the reference until a batch runs.
   private readonly opLog = new MemoryOpLog(this as unknown as AnnotationStore);
 
+  /** Applies mutations as one op-log batch, all or nothing, and returns their op-log entries. */
   applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
     return this.opLog.applyLogged(mutations, context);
   }
 
+  /** The Lamport clock of the latest op-log entry (0 when there is none). */
   latestClock(): Promise<number> {
     return this.opLog.latestClock();
   }
 
+  /** Op-log entries in clock order, within the range. */
   readOpLog(range?: OpLogRange): Promise<OpLogEntry[]> {
     return this.opLog.readOpLog(range);
   }

@@ -26,10 +26,34 @@ import type { AddTierOptions } from './store.js';
  * persister can rewrite it under one key.
  */
 export type StoreChange =
-  | { readonly kind: 'annotations'; readonly put: readonly Annotation[]; readonly delete: readonly string[] }
-  | { readonly kind: 'tier'; readonly tier: Tier; readonly tiers: readonly Tier[] }
-  | { readonly kind: 'meta'; readonly key: string; readonly value: string; readonly meta: Readonly<Record<string, string>> };
+  | {
+      /** Annotations were added, replaced or removed. */
+      readonly kind: 'annotations';
+      /** The annotations added or replaced. */
+      readonly put: readonly Annotation[];
+      /** The ids removed. */
+      readonly delete: readonly string[];
+    }
+  | {
+      /** A tier was registered or replaced. */
+      readonly kind: 'tier';
+      /** That tier. */
+      readonly tier: Tier;
+      /** The whole registry after the change. */
+      readonly tiers: readonly Tier[];
+    }
+  | {
+      /** A metadata value was set. */
+      readonly kind: 'meta';
+      /** Its key. */
+      readonly key: string;
+      /** Its value. */
+      readonly value: string;
+      /** All the metadata after the change. */
+      readonly meta: Readonly<Record<string, string>>;
+    };
 
+/** Options of a MemoryStore. */
 export interface MemoryStoreOptions {
   /**
    * Called with each change once it is known to be valid; if it throws, the store is left as it
@@ -40,7 +64,9 @@ export interface MemoryStoreOptions {
 
 /** What `load` fills an empty store from: a snapshot someone else kept (a mapping, a replay). */
 export interface MemoryStoreSnapshot {
+  /** The tiers, parents before children. */
   tiers: readonly Tier[];
+  /** The store's metadata. */
   meta: Readonly<Record<string, string>>;
   /** In all() order. */
   annotations: Iterable<Annotation>;
@@ -66,6 +92,7 @@ const STREAM_SLICE = 1024;
  * so a refused call changes nothing.
  */
 export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
+  /** What kind of store this is: 'memory', 'mapping', 'sqlite' or 'postgres'. */
   readonly kind: string = 'memory';
 
   private readonly entries = new Map<string, Entry>();
@@ -105,10 +132,14 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     for (const annotation of annotations) this.insert(annotation);
   }
 
+  /**
+   * Adds an annotation (DuplicateAnnotationIdError when its id is taken, UnknownTierError when its tier is not registered).
+   */
   async add(annotation: Annotation): Promise<void> {
     this.commitNew([annotation]);
   }
 
+  /** Adds annotations all or nothing, in one transaction; returns how many were added. */
   async addMany(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
     const batch: Annotation[] = [];
     for await (const annotation of annotations) batch.push(annotation);
@@ -116,10 +147,14 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     return batch.length;
   }
 
+  /** The annotation with this id, or null. */
   async get(id: string): Promise<Annotation | null> {
     return this.entries.get(id)?.annotation ?? null;
   }
 
+  /**
+   * Replaces the annotation with the same id, keeping its place in insertion order (AnnotationNotFoundError when absent).
+   */
   async update(annotation: Annotation): Promise<void> {
     if (!this.entries.has(annotation.id)) {
       throw new AnnotationNotFoundError(`update: no annotation with id ${annotation.id} in the store; add it instead`);
@@ -129,6 +164,7 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     this.replace(annotation);
   }
 
+  /** Removes the annotation with this id; returns it, or null when there was none. */
   async delete(id: string): Promise<Annotation | null> {
     const entry = this.entries.get(id);
     if (entry === undefined) return null;
@@ -137,10 +173,12 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     return entry.annotation;
   }
 
+  /** Number of annotations, interval-less ones included. */
   async count(): Promise<number> {
     return this.entries.size;
   }
 
+  /** Every annotation, interval-less ones included, in insertion order, without holding them all at once. */
   async *all(): AsyncIterable<Annotation> {
     // A Map iterator is live: entries deleted meanwhile are skipped, entries added are reached.
     let slice: Annotation[] = [];
@@ -154,6 +192,7 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     yield* slice;
   }
 
+  /** Registers a tier, or replaces the one of the same name (its parent must be registered first). */
   async addTier(tier: Tier, _options: AddTierOptions = {}): Promise<void> {
     if (tier.parent !== null && !this.tiers.has(tier.parent)) {
       throw new UnknownTierError(
@@ -165,14 +204,17 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     this.tiers.set(tier.name, tier);
   }
 
+  /** The tier of this name, or null. */
   async getTier(name: string): Promise<Tier | null> {
     return this.tiers.get(name) ?? null;
   }
 
+  /** Every registered tier. */
   async listTiers(): Promise<Tier[]> {
     return [...this.tiers.values()];
   }
 
+  /** Sets a metadata value of the store (a string under a key). */
   async setMeta(key: string, value: string): Promise<void> {
     if (typeof key !== 'string' || typeof value !== 'string') {
       throw new TypeError(`setMeta: key and value must be strings, got ${typeof key} and ${typeof value}`);
@@ -182,23 +224,28 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     this.meta.set(key, value);
   }
 
+  /** The metadata value under this key, or null. */
   async getMeta(key: string): Promise<string | null> {
     return this.meta.get(key) ?? null;
   }
 
+  /** Every metadata key and value. */
   async listMeta(): Promise<Record<string, string>> {
     return Object.fromEntries(this.meta);
   }
 
+  /** The annotations whose interval stands in one of the relations to the query, in interval order. */
   protected async queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     return this.search(query, relations);
   }
 
+  /** Every annotation on the tier, interval-less ones included, in insertion order. */
   async byTier(tier: string): Promise<Annotation[]> {
     const members = this.tierOrders.get(tier);
     return members === undefined ? [] : [...members.after(-1)].map((entry) => entry.annotation);
   }
 
+  /** One keyset page of a query: a window read in interval order, or a listing in insertion order (see ReadQuery). */
   async read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>> {
     const limit = checkLimit(options.limit);
     const resume = resumeKey(query, options.after);
@@ -234,14 +281,17 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     return this.index.page(bounds, accept, from, count);
   }
 
+  /** Annotations on the tier that intersect the query, in interval order. */
   async atTier(tier: string, query: TimeInterval): Promise<Annotation[]> {
     return (await this.search(query, 'intersects')).filter((annotation) => annotation.tier === tier);
   }
 
+  /** The annotations at exactly this interval (by rational value). */
   async getAt(key: TimeInterval): Promise<Annotation[]> {
     return this.index.at(key);
   }
 
+  /** Replaces the annotations at exactly this interval with these (each must have that interval). */
   async setAt(key: TimeInterval, annotations: readonly Annotation[]): Promise<void> {
     const current = new Set(this.index.at(key).map((annotation) => annotation.id));
     const seen = new Set<string>();
@@ -271,6 +321,7 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     }
   }
 
+  /** Removes the annotations at exactly this interval; returns how many. */
   async deleteAt(key: TimeInterval): Promise<number> {
     const doomed = this.index.at(key);
     if (doomed.length === 0) return 0;
@@ -279,6 +330,7 @@ export class MemoryStore extends MemoryOpLoggedStore implements OpLoggedStore {
     return doomed.length;
   }
 
+  /** The distinct intervals that have annotations, ordered by start then end. */
   async *intervals(): AsyncIterable<TimeInterval> {
     yield* this.index.intervals();
   }

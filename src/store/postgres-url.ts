@@ -4,11 +4,13 @@ import { InvalidInputError } from '../errors/annot-error.js';
 export interface StoreUrl {
   /** What pg connects with: the URL without our own parameters (`project`, `connect_timeout`). */
   readonly connectionString: string;
+  /** The project (`?project=`). */
   readonly project: string;
   /** Where the store lives for messages: `postgres://host:port/database`, never a user or a password. */
   readonly where: string;
   /** `host:port` as a connection refusal names it. */
   readonly address: string;
+  /** The database's name. */
   readonly database: string;
   /** The role the URL logs in as (pg's default, the OS user, when it names none). */
   readonly user: string | null;

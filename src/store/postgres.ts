@@ -1,3 +1,12 @@
+/**
+ * The PostgreSQL store: a project of a PostgreSQL database as an op-logged AnnotationStore
+ * (PostgresStore.open with a `postgres://...?project=` URL). It keeps pg out of programs that import
+ * only `annot`.
+ *
+ * @packageDocumentation
+ * @module annot/postgres
+ */
+
 import pg from 'pg';
 import { InvalidInputError } from '../errors/annot-error.js';
 import { annotationInterval, type Annotation } from '../model/annotation.js';
@@ -36,6 +45,7 @@ export { parseStoreUrl, redactStoreUrl, type StoreUrl } from './postgres-url.js'
  */
 export const DEFAULT_PROJECT_RATE = 705_600_000;
 
+/** Options of PostgresStore.open. */
 export interface PostgresStoreOptions {
   /** The project to open. Default: the URL's `?project=`, else 'default'. */
   project?: string;
@@ -74,6 +84,7 @@ const PAGE = 1000;
  * itself refuses an overlapping write (TierOverlapError, naming both annotations).
  */
 export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedStore {
+  /** What kind of store this is: 'memory', 'mapping', 'sqlite' or 'postgres'. */
   readonly kind = 'postgres';
 
   private closed = false;
@@ -131,6 +142,9 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     }
   }
 
+  /**
+   * Adds an annotation (DuplicateAnnotationIdError when its id is taken, UnknownTierError when its tier is not registered).
+   */
   async add(annotation: Annotation): Promise<void> {
     await this.write((w) => w.insert([annotation]));
   }
@@ -140,21 +154,27 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     return this.write((w) => w.bulkInsert(annotations));
   }
 
+  /** The annotation with this id, or null. */
   async get(id: string): Promise<Annotation | null> {
     if (!isUuid(id)) return null;
     const { rows } = await this.query<AnnotationRow>(`SELECT ${SELECT_COLUMNS} FROM ${T}.annotations WHERE pid = $1 AND id = $2::uuid`, [this.pid, id]);
     return rows.length === 0 ? null : decodeAnnotation(rows[0]);
   }
 
+  /**
+   * Replaces the annotation with the same id, keeping its place in insertion order (AnnotationNotFoundError when absent).
+   */
   async update(annotation: Annotation): Promise<void> {
     await this.write((w) => w.update(annotation));
   }
 
+  /** Removes the annotation with this id; returns it, or null when there was none. */
   async delete(id: string): Promise<Annotation | null> {
     if (!isUuid(id)) return null;
     return this.write((w) => w.delete(id));
   }
 
+  /** Number of annotations, interval-less ones included. */
   async count(): Promise<number> {
     const { rows } = await this.query<{ n: string }>(`SELECT count(*) AS n FROM ${T}.annotations WHERE pid = $1`, [this.pid]);
     return Number(rows[0].n);
@@ -173,15 +193,18 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     }
   }
 
+  /** Registers a tier, or replaces the one of the same name (its parent must be registered first). */
   async addTier(tier: Tier, options: AddTierOptions = {}): Promise<void> {
     await this.write((w) => w.addTier(tier, options.enforceNoOverlap ?? false));
   }
 
+  /** The tier of this name, or null. */
   async getTier(name: string): Promise<Tier | null> {
     const { rows } = await this.query<TierRow>(`SELECT name, stereotype, parent, metadata FROM ${T}.tiers WHERE pid = $1 AND name = $2`, [this.pid, name]);
     return rows.length === 0 ? null : decodeTier(rows[0]);
   }
 
+  /** Every registered tier. */
   async listTiers(): Promise<Tier[]> {
     const { rows } = await this.query<TierRow>(`SELECT name, stereotype, parent, metadata FROM ${T}.tiers WHERE pid = $1 ORDER BY seq`, [this.pid]);
     return rows.map(decodeTier);
@@ -193,6 +216,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     return rows[0]?.on ?? false;
   }
 
+  /** Sets a metadata value of the store (a string under a key). */
   async setMeta(key: string, value: string): Promise<void> {
     if (typeof key !== 'string' || typeof value !== 'string') {
       throw new InvalidInputError(`setMeta: key and value must be strings, got ${typeof key} and ${typeof value}`);
@@ -200,16 +224,19 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     await this.write((w) => w.setMeta(key, value));
   }
 
+  /** The metadata value under this key, or null. */
   async getMeta(key: string): Promise<string | null> {
     const { rows } = await this.query<{ value: string }>(`SELECT value FROM ${T}.user_meta WHERE pid = $1 AND key = $2`, [this.pid, key]);
     return rows[0]?.value ?? null;
   }
 
+  /** Every metadata key and value. */
   async listMeta(): Promise<Record<string, string>> {
     const { rows } = await this.query<{ key: string; value: string }>(`SELECT key, value FROM ${T}.user_meta WHERE pid = $1 ORDER BY key`, [this.pid]);
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
+  /** The annotations whose interval stands in one of the relations to the query, in interval order. */
   protected async queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     if (relations !== 'intersects') {
       for (const relation of relations) holds(relation, query, query); // an unknown name throws its teaching error here
@@ -232,14 +259,17 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     return { items: inForm(page, options.form), next };
   }
 
+  /** Every annotation on the tier, interval-less ones included, in insertion order. */
   async byTier(tier: string): Promise<Annotation[]> {
     return (await this.tuples(`${T}.annotations WHERE pid = $1 AND tier = $2`, 'seq', [this.pid, tier])).map(decodeTuple);
   }
 
+  /** Annotations on the tier that intersect the query, in interval order. */
   async atTier(tier: string, query: TimeInterval): Promise<Annotation[]> {
     return this.window(query, 'intersects', tier);
   }
 
+  /** The annotations at exactly this interval (by rational value). */
   async getAt(key: TimeInterval): Promise<Annotation[]> {
     const ticks = this.keyTicks(key);
     if (ticks === null) return [];
@@ -247,6 +277,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     return tuples.map(decodeTuple);
   }
 
+  /** Replaces the annotations at exactly this interval with these (each must have that interval). */
   async setAt(key: TimeInterval, annotations: readonly Annotation[]): Promise<void> {
     const seen = new Set<string>();
     for (const annotation of annotations) {
@@ -283,6 +314,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     });
   }
 
+  /** Removes the annotations at exactly this interval; returns how many. */
   async deleteAt(key: TimeInterval): Promise<number> {
     const ticks = this.keyTicks(key);
     if (ticks === null) return 0;
@@ -310,6 +342,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     }
   }
 
+  /** Applies mutations as one op-log batch, all or nothing, and returns their op-log entries. */
   async applyLogged(mutations: readonly Mutation[], context: MutationContext): Promise<OpLogEntry[]> {
     return this.write(async (w) => {
       const clock = await w.lockClock();
@@ -320,11 +353,13 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
     });
   }
 
+  /** The Lamport clock of the latest op-log entry (0 when there is none). */
   async latestClock(): Promise<number> {
     const { rows } = await this.query<{ clock: string }>(`SELECT clock FROM ${T}.projects WHERE pid = $1`, [this.pid]);
     return Number(rows[0].clock);
   }
 
+  /** Op-log entries in clock order, within the range. */
   async readOpLog({ fromClock = 1, untilClock, limit }: OpLogRange = {}): Promise<OpLogEntry[]> {
     const { rows } = await this.query<OpLogRow>(
       `SELECT clock, kind, target_id, payload, actor, received_v, received_r FROM ${T}.oplog ` +
@@ -377,7 +412,7 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
    * Candidates from the GiST index, then the exact recheck. A window's ticks are the query
    * rounded outward when it falls between ticks. For `intersects` the span of an exact query is
    * the query itself (points included: see postgres-schema.ts). For a set of relations, the
-   * bounds candidateBounds gives (start <= A, end >= B, ...) become one range the span of every
+   * bounds candidateBounds gives (`start <= A`, `end >= B`, ...) become one range the span of every
    * candidate overlaps: ticks are whole numbers, so a span holds [start, max(start, end - 1)],
    * which meets [min(A, B - 1), max(A, B - 1)]; the other two bounds are plain filters.
    */
@@ -422,10 +457,10 @@ export class PostgresStore extends IntervalQueryShortcuts implements OpLoggedSto
   /**
    * The first `count` hits of a window read after `after`, in (start_n, end_n, id) order, which is
    * the exact order (ticks at one rate, uuids by bytes as their lower-case text sorts). Every
-   * page after the first is a keyset on the btree (pid, start_n, end_n): `(start_n, end_n, id) >
-   * key ... LIMIT`, which starts at the key, so it costs O(limit) however far it is (see
-   * keysetConditions for the first). Rows the exact recheck drops are made up by reading on from
-   * the last row read.
+   * page after the first is a keyset on the btree (pid, start_n, end_n),
+   * `(start_n, end_n, id) > key ... LIMIT`, which starts at the key, so it costs O(limit)
+   * however far it is (see keysetConditions for the first). Rows the exact recheck drops are
+   * made up by reading on from the last row read.
    */
   private async windowPage(query: ReadQuery, after: IntervalKey | null, count: number): Promise<Annotation[]> {
     const window = query.window as TimeInterval;

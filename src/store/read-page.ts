@@ -23,6 +23,7 @@ import { InvalidCursorError } from './errors.js';
  * after the key is, and nothing is seen twice.
  */
 export interface ReadQuery {
+  /** The window to read; absent for a listing of every annotation in insertion order. */
   readonly window?: TimeInterval;
   /** How annotations relate to the window (the annotation is the left operand); only with a window. */
   readonly relation?: AllenRelation | 'intersects';
@@ -39,17 +40,22 @@ export interface ReadQuery {
  * encoding them again; the bytes are never changed once read, so they may be kept.
  */
 export type ReadForm = 'objects' | 'wire-json' | 'wire-bytes';
+/** What a read of a form gives for each annotation: an Annotation, a wire JSON string, or its UTF-8 bytes. */
 export type ReadItem<F extends ReadForm> = F extends 'objects' ? Annotation : F extends 'wire-bytes' ? Uint8Array : string;
 
+/** Options of AnnotationStore.read. */
 export interface ReadOptions<F extends ReadForm = ReadForm> {
   /** Where the previous page ended (its `next`); absent or null for the first page. */
   readonly after?: ReadPosition | null;
   /** The most annotations in the page, at least 1. */
   readonly limit: number;
+  /** The form of the items: `objects`, `wire-json` or `wire-bytes`. */
   readonly form: F;
 }
 
+/** One page of a read. */
 export interface ReadPage<T> {
+  /** The annotations of the page, in the read's order. */
   readonly items: T[];
   /** Where the next page starts; null on the last page. */
   readonly next: ReadPosition | null;
@@ -57,8 +63,11 @@ export interface ReadPage<T> {
 
 /** The key of an annotation in a window read: its interval and id, compared by rational value. */
 export interface IntervalKey {
+  /** The annotation's start. */
   readonly start: RationalTime;
+  /** The annotation's end. */
   readonly end: RationalTime;
+  /** The annotation's id, the last tie-breaker. */
   readonly id: string;
 }
 
@@ -67,8 +76,22 @@ export interface IntervalKey {
  * read of another query (InvalidCursorError) rather than silently resuming somewhere else.
  */
 export type ReadPosition =
-  | { readonly query: string; readonly kind: 'interval'; readonly key: IntervalKey }
-  | { readonly query: string; readonly kind: 'insertion'; readonly rank: number };
+  | {
+      /** The query the position belongs to (readQueryKey). */
+      readonly query: string;
+      /** A position in a window read. */
+      readonly kind: 'interval';
+      /** The key of the last annotation of the page. */
+      readonly key: IntervalKey;
+    }
+  | {
+      /** The query the position belongs to (readQueryKey). */
+      readonly query: string;
+      /** A position in a listing. */
+      readonly kind: 'insertion';
+      /** The insertion rank of the last annotation of the page. */
+      readonly rank: number;
+    };
 
 /**
  * What identifies a query for its positions: the window by rational value (so `10` and `10.0`

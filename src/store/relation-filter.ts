@@ -52,9 +52,13 @@ export function intersectsTicks(query: TimeInterval): (interval: TickInterval) =
  * rule being `end < q.start`.
  */
 export interface CandidateBounds {
+  /** The least start, or null. */
   readonly startMin: RationalTime | null;
+  /** The greatest start, or null. */
   readonly startMax: RationalTime | null;
+  /** The least end, or null. */
   readonly endMin: RationalTime | null;
+  /** The greatest end, or null. */
   readonly endMax: RationalTime | null;
 }
 

@@ -5,9 +5,13 @@ import { ClockOutOfRangeError } from '../oplog/errors.js';
 import { mutationOf } from '../oplog/op-log-entry.js';
 import type { OpLoggedStore } from '../oplog/op-logged-store.js';
 
+/** A store's state at a clock, in wire form (what `state_at` answers). */
 export interface StateSnapshot {
+  /** The clock it is the state at. */
   readonly at_clock: number;
+  /** The tiers then. */
   readonly tiers: TierWire[];
+  /** The annotations then. */
   readonly annotations: AnnotationWire[];
 }
 
@@ -33,6 +37,7 @@ export async function replayInto(store: OpLoggedStore, clock: number): Promise<M
   return replayed;
 }
 
+/** The state of an op-logged store as it was at a clock: its op-log replayed up to it into a memory store. */
 export async function stateAt(store: OpLoggedStore, clock: number): Promise<StateSnapshot> {
   const replayed = await replayInto(store, clock);
   const annotations: AnnotationWire[] = [];

@@ -27,6 +27,7 @@ import { entryFor, type MutationContext, type OpLogEntry } from '../oplog/op-log
 import type { OpLoggedStore, OpLogRange } from '../oplog/op-logged-store.js';
 import type { AddTierOptions } from './store.js';
 
+/** Options of SqliteStore.open. */
 export interface SqliteStoreOptions {
   /** Open without write access (and never create, migrate or change the file). Default false. */
   readonly?: boolean;
@@ -62,6 +63,7 @@ export interface SqliteStoreOptions {
  * (sqlite-writes.ts) and the interval index (sqlite-interval-index.ts, sqlite-interval-scan.ts).
  */
 export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore {
+  /** What kind of store this is: 'memory', 'mapping', 'sqlite' or 'postgres'. */
   readonly kind = 'sqlite';
 
   private readonly db: Database.Database;
@@ -80,8 +82,10 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
   private readonly opened: OpenedDatabase;
 
   private constructor(
+    /** The path of the `.annot` file. */
     readonly path: string,
     opened: OpenedDatabase,
+    /** Whether the file was opened without write access. */
     readonly readonly: boolean,
     private readonly scratch: boolean,
     private readonly busyTimeoutMs: number,
@@ -127,10 +131,14 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     return Number(this.stmt.getFileMeta.get('schema_version'));
   }
 
+  /**
+   * Adds an annotation (DuplicateAnnotationIdError when its id is taken, UnknownTierError when its tier is not registered).
+   */
   async add(annotation: Annotation): Promise<void> {
     await this.addMany([annotation]);
   }
 
+  /** Adds annotations all or nothing, in one transaction; returns how many were added. */
   async addMany(annotations: Iterable<Annotation> | AsyncIterable<Annotation>): Promise<number> {
     this.writable();
     await this.idle();
@@ -158,6 +166,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     }
   }
 
+  /** The annotation with this id, or null. */
   async get(id: string): Promise<Annotation | null> {
     await this.idle();
     if (!isUuid(id)) return null;
@@ -165,18 +174,23 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     return row === undefined ? null : decode(row);
   }
 
+  /**
+   * Replaces the annotation with the same id, keeping its place in insertion order (AnnotationNotFoundError when absent).
+   */
   async update(annotation: Annotation): Promise<void> {
     this.writable();
     await this.idle();
     this.updateNow(annotation);
   }
 
+  /** Removes the annotation with this id; returns it, or null when there was none. */
   async delete(id: string): Promise<Annotation | null> {
     this.writable();
     await this.idle();
     return this.deleteNow(id);
   }
 
+  /** Number of annotations, interval-less ones included. */
   async count(): Promise<number> {
     await this.idle();
     return this.stmt.count.get() as number;
@@ -194,34 +208,40 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     }
   }
 
+  /** Registers a tier, or replaces the one of the same name (its parent must be registered first). */
   async addTier(tier: Tier, _options: AddTierOptions = {}): Promise<void> {
     this.writable();
     await this.idle();
     this.immediate(() => this.addTierNow(tier));
   }
 
+  /** The tier of this name, or null. */
   async getTier(name: string): Promise<Tier | null> {
     await this.idle();
     const row = this.stmt.getTier.get(name) as TierRow | undefined;
     return row === undefined ? null : decodeTier(row);
   }
 
+  /** Every registered tier. */
   async listTiers(): Promise<Tier[]> {
     await this.idle();
     return (this.stmt.listTiers.all() as TierRow[]).map(decodeTier);
   }
 
+  /** Sets a metadata value of the store (a string under a key). */
   async setMeta(key: string, value: string): Promise<void> {
     this.writable();
     await this.idle();
     this.setMetaNow(key, value);
   }
 
+  /** The metadata value under this key, or null. */
   async getMeta(key: string): Promise<string | null> {
     await this.idle();
     return (this.stmt.getMeta.get(key) as string | undefined) ?? null;
   }
 
+  /** Every metadata key and value. */
   async listMeta(): Promise<Record<string, string>> {
     await this.idle();
     const out: Record<string, string> = {};
@@ -229,6 +249,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     return out;
   }
 
+  /** The annotations whose interval stands in one of the relations to the query, in interval order. */
   protected async queryWindow(query: TimeInterval, relations: IntervalQueryKind): Promise<Annotation[]> {
     await this.idle();
     if (relations === 'intersects') {
@@ -245,6 +266,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     return this.reads.read(query, options, this.knownClasses());
   }
 
+  /** Every annotation on the tier, interval-less ones included, in insertion order. */
   async byTier(tier: string): Promise<Annotation[]> {
     await this.idle();
     return (this.stmt.byTier.all(tier) as Row[]).map((row) => decode(row));
@@ -256,16 +278,19 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     return (this.stmt.referringTo.all(tier, targetId) as Row[]).map((row) => decode(row));
   }
 
+  /** Annotations on the tier that intersect the query, in interval order. */
   async atTier(tier: string, query: TimeInterval): Promise<Annotation[]> {
     await this.idle();
     return this.select(candidateRanges(query, ['intersects'], this.knownClasses()), (x) => matchesIntersects(x, query), tier);
   }
 
+  /** The annotations at exactly this interval (by rational value). */
   async getAt(key: TimeInterval): Promise<Annotation[]> {
     await this.idle();
     return this.select([keyRange(key)], (x) => x.equals(key));
   }
 
+  /** Replaces the annotations at exactly this interval with these (each must have that interval). */
   async setAt(key: TimeInterval, annotations: readonly Annotation[]): Promise<void> {
     this.writable();
     await this.idle();
@@ -288,6 +313,7 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     });
   }
 
+  /** Removes the annotations at exactly this interval; returns how many. */
   async deleteAt(key: TimeInterval): Promise<number> {
     this.writable();
     await this.idle();
@@ -334,17 +360,20 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     });
   }
 
+  /** The Lamport clock of the latest op-log entry (0 when there is none). */
   async latestClock(): Promise<number> {
     await this.idle();
     return (this.stmt.latestClock.get() as number | null) ?? 0;
   }
 
+  /** Op-log entries in clock order, within the range. */
   async readOpLog({ fromClock = 1, untilClock = Number.MAX_SAFE_INTEGER, limit = Number.MAX_SAFE_INTEGER }: OpLogRange = {}): Promise<OpLogEntry[]> {
     await this.idle();
     const rows = this.stmt.readOps.all(fromClock, untilClock, Math.min(limit, Number.MAX_SAFE_INTEGER)) as OpRow[];
     return rows.map(decodeOpRow);
   }
 
+  /** Releases what the store holds open (a file, a connection pool); the store is not used after. */
   async close(): Promise<void> {
     await this.idle();
     this.reads.stop();

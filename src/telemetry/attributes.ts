@@ -20,11 +20,13 @@ export const ATTR_TIER = 'annot.tier';
 export const ATTR_RELATION = 'annot.relation';
 /** A query window's bounds, in seconds as the caller spelt them (decimal strings, kept exact). */
 export const ATTR_WINDOW_START = 'annot.window.start';
+/** See ATTR_WINDOW_START. */
 export const ATTR_WINDOW_END = 'annot.window.end';
 /** How many annotations a query returned, or a load or dump carried. */
 export const ATTR_ANNOTATION_COUNT = 'annot.annotation.count';
 /** How many mutations one logged transaction applied, and their kinds (`add_annotation`, ...). */
 export const ATTR_MUTATION_COUNT = 'annot.mutation.count';
+/** See ATTR_MUTATION_COUNT. */
 export const ATTR_MUTATION_KINDS = 'annot.mutation.kinds';
 /** The MCP tool called (`add_annotation`, ...). */
 export const ATTR_MCP_TOOL = 'annot.mcp.tool';
@@ -35,10 +37,13 @@ export const ATTR_ERROR_CODE = 'annot.error.code';
 
 // OpenTelemetry semantic conventions (HTTP server spans)
 
+/** The HTTP method of a request. */
 export const ATTR_HTTP_REQUEST_METHOD = 'http.request.method';
 /** The route template (`/annotations/:id`), never the path with its ids. */
 export const ATTR_HTTP_ROUTE = 'http.route';
+/** The HTTP status of a response. */
 export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
+/** The path of a request. */
 export const ATTR_URL_PATH = 'url.path';
 /** The low-cardinality class of a failure: the status code for 5xx answers. */
 export const ATTR_ERROR_TYPE = 'error.type';

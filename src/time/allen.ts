@@ -6,21 +6,35 @@ import type { TimeInterval } from './time-interval.js';
  * snake_case names the HTTP and CLI layers accept; `AllenRelation.MEETS === 'meets'`.
  */
 export const AllenRelation = {
+  /** The annotation ends before the other starts, with a gap. */
   BEFORE: 'before',
+  /** The annotation starts after the other ends, with a gap. */
   AFTER: 'after',
+  /** The annotation ends exactly where the other starts. */
   MEETS: 'meets',
+  /** The annotation starts exactly where the other ends. */
   MET_BY: 'met_by',
+  /** The annotation starts first and ends inside the other. */
   OVERLAPS: 'overlaps',
+  /** The other starts first and ends inside the annotation. */
   OVERLAPPED_BY: 'overlapped_by',
+  /** Both start together; the annotation ends first. */
   STARTS: 'starts',
+  /** Both start together; the other ends first. */
   STARTED_BY: 'started_by',
+  /** The annotation lies strictly inside the other. */
   DURING: 'during',
+  /** The other lies strictly inside the annotation. */
   CONTAINS: 'contains',
+  /** Both end together; the annotation starts later. */
   FINISHES: 'finishes',
+  /** Both end together; the other starts later. */
   FINISHED_BY: 'finished_by',
+  /** Both start and end together. */
   EQUALS: 'equals',
 } as const;
 
+/** One of Allen's thirteen relations between two intervals (`before`, `meets`, `overlaps`...). */
 export type AllenRelation = (typeof AllenRelation)[keyof typeof AllenRelation];
 
 /**

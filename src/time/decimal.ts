@@ -2,7 +2,9 @@ import { InvalidTimeError } from './errors.js';
 
 /** An exact rational number as a reduced BigInt fraction, denominator positive. */
 export interface Fraction {
+  /** The numerator. */
   readonly num: bigint;
+  /** The denominator, positive. */
   readonly den: bigint;
 }
 
@@ -72,6 +74,7 @@ export function gcd(a: bigint, b: bigint): bigint {
   return a;
 }
 
+/** How a time that falls between ticks is rounded: to the nearest (ties to even), down, or up. */
 export type RoundingMode = 'round' | 'floor' | 'ceil';
 
 /** num/den as an integer: nearest with ties to even, floor or ceiling. */

@@ -19,7 +19,9 @@ export function compareTicks(av: number, ar: number, bv: number, br: number): -1
 
 /** Wire form of a time: integer ticks over a positive integer rate. */
 export interface RationalTimeWire {
+  /** The tick count. */
   v: number;
+  /** The rate, in ticks per second. */
   r: number;
 }
 
@@ -29,7 +31,9 @@ export interface RationalTimeWire {
  * is by rational value, cross-multiplied in BigInt so nothing overflows and nothing is a float.
  */
 export class RationalTime {
+  /** The tick count (a safe integer, negative allowed). */
   readonly v: number;
+  /** The rate: ticks per second (a positive safe integer). */
   readonly r: number;
 
   constructor(v: number, r: number) {
@@ -97,10 +101,12 @@ export class RationalTime {
     return time;
   }
 
+  /** The wire form `{v, r}`. */
   toWire(): RationalTimeWire {
     return { v: this.v, r: this.r };
   }
 
+  /** The wire form `{v, r}`, for JSON.stringify. */
   toJSON(): RationalTimeWire {
     return this.toWire();
   }
@@ -126,6 +132,7 @@ export class RationalTime {
     return new RationalTime(toSafe(scaled / BigInt(this.r), this.toString()), rate);
   }
 
+  /** The nearest time at another rate, rounded as `mode` says (default to the nearest, ties to even). */
   toRateLossy(rate: number, mode: RoundingMode = 'round'): RationalTime {
     checkRate(rate);
     return new RationalTime(toSafe(divideRounding(BigInt(this.v) * BigInt(rate), BigInt(this.r), mode), this.toString()), rate);
@@ -157,22 +164,27 @@ export class RationalTime {
     return compareTicks(this.v, this.r, other.v, other.r);
   }
 
+  /** Whether both are the same time, by rational value (1/2 equals 2/4). */
   equals(other: RationalTime): boolean {
     return this.compare(other) === 0;
   }
 
+  /** Whether this is earlier than `other`, by rational value. */
   lt(other: RationalTime): boolean {
     return this.compare(other) < 0;
   }
 
+  /** Whether this is earlier than or equal to `other`, by rational value. */
   le(other: RationalTime): boolean {
     return this.compare(other) <= 0;
   }
 
+  /** Whether this is later than `other`, by rational value. */
   gt(other: RationalTime): boolean {
     return this.compare(other) > 0;
   }
 
+  /** Whether this is later than or equal to `other`, by rational value. */
   ge(other: RationalTime): boolean {
     return this.compare(other) >= 0;
   }
@@ -199,6 +211,7 @@ export class RationalTime {
     return `${num}/${den}`;
   }
 
+  /** `v/r`, as written (not reduced). */
   toString(): string {
     return `${this.v}/${this.r}`;
   }
@@ -207,6 +220,7 @@ export class RationalTime {
 /** Generated-at tick 0: the generation time is unknown (unverifiable), not the oldest possible. */
 export const UNKNOWN_GENERATED_AT = new RationalTime(0, 1);
 
+/** Whether a generation time is UNKNOWN_GENERATED_AT (tick 0). */
 export function isUnknownGeneratedAt(time: RationalTime): boolean {
   return time.v === 0;
 }

@@ -15,8 +15,19 @@ import { TimeInterval } from './time-interval.js';
  * Every form is parsed to an exact fraction of seconds; nothing is ever a float. Turning it into
  * ticks at a rate is exact or a LossyTimeConversionError naming the value as it was written.
  */
-export type TimeInput = string | number | { readonly v: number; readonly r: number; readonly s?: string };
+export type TimeInput =
+  | string
+  | number
+  | {
+      /** The tick count. */
+      readonly v: number;
+      /** The rate, in ticks per second. */
+      readonly r: number;
+      /** The same time in exact seconds, as outputs carry it; checked against `v/r` when given. */
+      readonly s?: string;
+    };
 
+/** Options of parsing a time. */
 export interface TimeParseOptions {
   /** Frames per second for SMPTE timecodes: a number, a decimal string or a ratio (`"30000/1001"`). */
   readonly fps?: number | string;
@@ -109,6 +120,7 @@ export function timeAtRate(parsed: ParsedTime, rate: number, field = 'time'): Ra
   return new RationalTime(Number(ticks), rate);
 }
 
+/** Options of resolving times to ticks. */
 export interface ResolveOptions extends TimeParseOptions {
   /** The rate every time must be exact at. Without it, the rate the values need (see resolveTimes). */
   readonly rate?: number;

@@ -1,8 +1,11 @@
 import { InvalidTimeError } from './errors.js';
 import { RationalTime, type RationalTimeWire } from './rational-time.js';
 
+/** The wire form of a TimeInterval. */
 export interface TimeIntervalWire {
+  /** The start, as `{v, r}`. */
   start: RationalTimeWire;
+  /** The end, as `{v, r}`. */
   end: RationalTimeWire;
 }
 
@@ -12,7 +15,9 @@ export interface TimeIntervalWire {
  */
 export class TimeInterval {
   constructor(
+    /** The start (inclusive). */
     readonly start: RationalTime,
+    /** The end (exclusive); equal to `start` for a point. */
     readonly end: RationalTime,
   ) {
     if (end.lt(start)) {
@@ -25,6 +30,7 @@ export class TimeInterval {
     return new TimeInterval(RationalTime.fromSeconds(start, rate), RationalTime.fromSeconds(end, rate));
   }
 
+  /** A point: an interval whose start and end are both `at`. */
   static point(at: RationalTime): TimeInterval {
     return new TimeInterval(at, at);
   }
@@ -46,14 +52,17 @@ export class TimeInterval {
     return new TimeInterval(s, e);
   }
 
+  /** The wire form `{start, end}`. */
   toWire(): TimeIntervalWire {
     return { start: this.start.toWire(), end: this.end.toWire() };
   }
 
+  /** The wire form `{start, end}`, for JSON.stringify. */
   toJSON(): TimeIntervalWire {
     return this.toWire();
   }
 
+  /** Whether start equals end. */
   get isPoint(): boolean {
     return this.start.equals(this.end);
   }
@@ -73,6 +82,7 @@ export class TimeInterval {
     return `${this.start.valueKey()}|${this.end.valueKey()}`;
   }
 
+  /** `[start, end)` in exact decimal seconds. */
   toString(): string {
     return `[${this.start.toSecondsString()}, ${this.end.toSecondsString()})`;
   }

@@ -11,9 +11,11 @@ import { TimeInterval } from '../time/time-interval.js';
 /**
  * A subtitle or lyric track kept as three tiers of an AnnotationStore:
  *
+ * ```
  *   sections  NONE                       song-section/v1 {label, title?, energy?, mood?, extra?}
  *   lines     INCLUDED_IN sections       lyric-line/v1   {text, section?, line_index?, extra?}
  *   words     INCLUDED_IN lines          word/v1         {text}
+ * ```
  *
  * Inputs are float seconds, as aligners and lyric tools produce them. Each goes through its
  * shortest decimal spelling (0.1 is one tenth, not the double nearest to it) and is rounded to
@@ -26,20 +28,29 @@ import { TimeInterval } from '../time/time-interval.js';
  * `provenance.was_derived_from` (the words tier being INCLUDED_IN lines says the same in time).
  */
 
+/** The tier of the sections (NONE: the top of the track). */
 export const SECTIONS_TIER = 'sections';
+/** The tier of the lines (INCLUDED_IN sections). */
 export const LINES_TIER = 'lines';
+/** The tier of the words (INCLUDED_IN lines). */
 export const WORDS_TIER = 'words';
+/** The body schema of a section annotation. */
 export const SECTION_SCHEMA_URI = 'annot://schema/song-section/v1';
+/** The body schema of a line annotation. */
 export const LINE_SCHEMA_URI = 'annot://schema/lyric-line/v1';
+/** The body schema of a word annotation. */
 export const WORD_SCHEMA_URI = 'annot://schema/word/v1';
+/** The rate intervals are written at unless SubtitleBuilderOptions.rate says otherwise: milliseconds. */
 export const DEFAULT_SUBTITLE_RATE = 1000;
 
 /** `[text, start, end]` or `[text, start, end, confidence]`, times in float seconds. */
 export type WordSpec = readonly [text: string, start: number, end: number, confidence?: number];
 
+/** Options of a SubtitleBuilder. */
 export interface SubtitleBuilderOptions {
   /** Ticks per second of every interval written. Default 1000 (milliseconds). */
   rate?: number;
+  /** The agent recorded in each annotation's provenance (`was_generated_by`). */
   wasGeneratedBy?: string;
   /** Defaults to wasGeneratedBy. */
   wasAttributedTo?: string;
@@ -49,7 +60,9 @@ export interface SubtitleBuilderOptions {
   ensureTiers?: boolean;
 }
 
+/** Options of SubtitleBuilder.section. */
 export interface SectionOptions {
+  /** The section's confidence, from 0 to 1; null for none. */
   confidence?: number | null;
   /** A display title (song-section/v1 `title`). */
   title?: string | null;
@@ -61,27 +74,35 @@ export interface SectionOptions {
   extra?: Record<string, unknown>;
 }
 
+/** Options of SubtitleBuilder.line. */
 export interface LineOptions {
   /** The name of the section the line belongs to (lyric-line/v1 `section`). */
   section?: string | null;
   /** The line's 0-based position in the track (lyric-line/v1 `line_index`). */
   lineIndex?: number | null;
+  /** The line's words, each written to the words tier with the line as its origin. */
   words?: readonly WordSpec[];
+  /** The line's confidence, from 0 to 1; null for none. */
   confidence?: number | null;
   /** Further fields of the producer (lyric-line/v1 `extra`). */
   extra?: Record<string, unknown>;
 }
 
+/** Options of SubtitleBuilder.word. */
 export interface WordOptions {
+  /** The word's confidence, from 0 to 1; null for none. */
   confidence?: number | null;
   /** Id of the line annotation the word belongs to; recorded in provenance.was_derived_from. */
   lineId?: string | null;
+  /** Who sings or says the word (word/v1 `speaker`). */
   speaker?: string | null;
 }
 
 /** What `line` wrote: the line and its words, in the order given. */
 export interface LineReceipt {
+  /** The line annotation. */
   line: Annotation;
+  /** Its word annotations, in the order given. */
   words: Annotation[];
 }
 
@@ -108,7 +129,9 @@ function checkRate(rate: number): number {
   return rate;
 }
 
+/** Writes a subtitle track: sections, lines and words of one media asset into a store. */
 export class SubtitleBuilder {
+  /** Ticks per second of every interval written. */
   readonly rate: number;
   private readonly wasGeneratedBy: string;
   private readonly wasAttributedTo: string;
@@ -117,6 +140,7 @@ export class SubtitleBuilder {
 
   constructor(
     private readonly store: AnnotationStore,
+    /** The media asset the new cues refer to. */
     readonly assetId: string,
     options: SubtitleBuilderOptions = {},
   ) {
@@ -227,6 +251,7 @@ export class SubtitleBuilder {
   }
 }
 
+/** Options of a SubtitleTrack. */
 export interface SubtitleTrackOptions {
   /** Ticks per second float-second queries are rounded to. Default 1000. */
   rate?: number;
@@ -234,10 +259,12 @@ export interface SubtitleTrackOptions {
 
 /** Reads a track written by SubtitleBuilder. `assetId` null reads every asset's annotations. */
 export class SubtitleTrack {
+  /** Ticks per second float-second queries are rounded to. */
   readonly rate: number;
 
   constructor(
     private readonly store: AnnotationStore,
+    /** The media asset every cue refers to, or null when the track has none yet. */
     readonly assetId: string | null,
     options: SubtitleTrackOptions = {},
   ) {
@@ -254,19 +281,22 @@ export class SubtitleTrack {
     return this.overlapping(WORDS_TIER, secondsToInterval(start, end, this.rate, 'window'));
   }
 
-  /** Sections that hold the instant: start <= t < end (a point section only at its own instant). */
+  /** Sections that hold the instant: `start <= t < end` (a point section only at its own instant). */
   sectionsCovering(instant: number): Promise<Annotation[]> {
     return this.overlapping(SECTIONS_TIER, TimeInterval.point(secondsToTime(instant, this.rate, 'instant')));
   }
 
+  /** Every section annotation of the asset, in time order. */
   async allSections(): Promise<Annotation[]> {
     return this.everything(SECTIONS_TIER);
   }
 
+  /** Every line annotation of the asset, in time order. */
   async allLines(): Promise<Annotation[]> {
     return this.everything(LINES_TIER);
   }
 
+  /** Every word annotation of the asset, in time order. */
   async allWords(): Promise<Annotation[]> {
     return this.everything(WORDS_TIER);
   }

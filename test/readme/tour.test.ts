@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { POSTGRES_URL, postgresUnreachable } from '../support/postgres.js';
 import { startS3Server, type S3TestServer } from '../support/s3-server.js';
-import { fencedBlocks, shellBlocks, type ReadmeCommand } from './readme-commands.js';
+import { shellBlocks, type ReadmeCommand } from './readme-commands.js';
 
 /**
  * The README runs as written: its set-up command and every shell block of its tour, in order, in
@@ -24,7 +24,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const SETUP = shellBlocks(README, '## Set up');
 const TOUR = shellBlocks(README, '## Tour');
-const LIBRARY = fencedBlocks(README, '## Tour', 'ts');
 const REDIS_URL = process.env.ANNOT_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Deadlines, not timings: a command or a server still going after this is stuck. */
 const COMMAND_DEADLINE_MS = 300_000;
@@ -118,15 +117,6 @@ describe('the README, run as written', () => {
       }
     }, SECTION_DEADLINE_MS);
   }
-
-  it('tour: the library example runs as a module importing annot', async () => {
-    if (skip()) return;
-    expect(LIBRARY.map((block) => block.section)).toEqual(['The library']);
-    // The example is plain JavaScript; it ends by showing what it found.
-    writeFileSync(join(scratch, 'library-example.mjs'), `${LIBRARY[0].body.join('\n')}\nconsole.log(JSON.stringify(hits.map((hit) => hit.body)));\nawait store.close();\n`);
-    const ran = await run('node library-example.mjs');
-    expect([ran.status, ran.stdout, ran.stderr]).toEqual([0, '[{"text":"hello"}]\n', '']);
-  }, SECTION_DEADLINE_MS);
 
   function skip(): boolean {
     if (unreachable === null) return false;

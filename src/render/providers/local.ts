@@ -13,6 +13,7 @@ import { chooseSpeechEngine, speak, type SpeechEngine } from '../local/speech.js
 import { wavDuration } from '../local/wav.js';
 import type { Asset, Provider, ProviderRunOptions } from './provider.js';
 
+/** Options of LocalProvider. */
 export interface LocalProviderOptions {
   /** Where the generated media are kept (the CLI uses `<cache dir>/local`). */
   dir: string;
@@ -40,7 +41,9 @@ export class LocalProvider implements Provider {
   readonly name: string;
   /** Made on this machine from the arguments alone. */
   readonly origin = 'local';
+  /** Where the generated media are kept. */
   readonly dir: string;
+  /** How speech is made: espeak-ng, or the placeholder tone. */
   readonly speech: SpeechEngine;
 
   constructor(options: LocalProviderOptions) {
@@ -49,6 +52,7 @@ export class LocalProvider implements Provider {
     this.name = this.speech === 'espeak-ng' ? 'local+espeak-ng' : 'local';
   }
 
+  /** Makes the media a call asks for, offline (or finds it under `dir`), and gives it back as a `file://` asset. */
   async run(modelId: string, args: Record<string, unknown>, options: ProviderRunOptions = {}): Promise<Asset[]> {
     if (options.signal?.aborted) throw new RenderAbortedError(`the call to ${modelId}`);
     const started = Date.now();
@@ -69,6 +73,7 @@ export class LocalProvider implements Provider {
     return [await this.assetOf(job, path)];
   }
 
+  /** The bytes of a `file://` asset (LocalAssetUnreachableError for any other URL). */
   async fetchAsset(url: string): Promise<Uint8Array> {
     return readFile(localPath(url));
   }

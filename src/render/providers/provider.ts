@@ -2,10 +2,15 @@ import type { RenderEvent } from '../events.js';
 
 /** One media output of a model call. */
 export interface Asset {
+  /** The asset's URL. */
   url: string;
+  /** Its media type, when the provider said. */
   content_type?: string;
+  /** Its width in pixels, for an image or video. */
   width?: number;
+  /** Its height in pixels, for an image or video. */
   height?: number;
+  /** Its duration in seconds, for audio or video. */
   duration_s?: number;
   /** The output key it came from (`images`, `audio`, `video`, ...). */
   kind?: 'image' | 'video' | 'audio';
@@ -18,7 +23,9 @@ export interface Asset {
  */
 export type RequestTicket = Record<string, string>;
 
+/** Options of Provider.run. */
 export interface ProviderRunOptions {
+  /** Aborting cancels the request (RenderAbortedError). */
   signal?: AbortSignal;
   /** Passed through for providers with their own caches; fal has none to bypass. */
   force?: boolean;
@@ -49,7 +56,9 @@ export interface Provider {
    * a fake or staging server never fills it with media a real render would reuse. Default: the name.
    */
   readonly origin?: string;
+  /** Calls a model with arguments and gives back the assets it made. */
   run(modelId: string, args: Record<string, unknown>, options?: ProviderRunOptions): Promise<Asset[]>;
+  /** The bytes of an asset the provider made. */
   fetchAsset(url: string, options?: { signal?: AbortSignal }): Promise<Uint8Array>;
 }
 

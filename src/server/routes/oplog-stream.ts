@@ -14,8 +14,11 @@ export const DEFAULT_STREAM_HEARTBEAT_MS = 15_000;
 /** Entries read per look, so a long backlog is sent in pieces rather than held in memory at once. */
 const BATCH = 1000;
 
+/** Options of `GET /oplog/stream`. */
 export interface OpLogStreamOptions {
+  /** How often the store is polled for entries other processes appended, in milliseconds. */
   readonly pollMs?: number;
+  /** How often a comment line keeps an idle stream open, in milliseconds. */
   readonly heartbeatMs?: number;
 }
 

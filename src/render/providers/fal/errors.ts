@@ -10,7 +10,9 @@ import { AnnotError } from '../../../errors/annot-error.js';
 export abstract class FalError extends AnnotError {
   constructor(
     message: string,
+    /** The model the call was to. */
     readonly modelId: string,
+    /** The HTTP status fal answered with, when there was one. */
     readonly status?: number,
     options?: { cause?: unknown },
   ) {
@@ -20,6 +22,7 @@ export abstract class FalError extends AnnotError {
 
 /** 401/403, or no key at all. */
 export class FalUnauthorized extends FalError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_UNAUTHORIZED';
 
   constructor(modelId: string, status: number | undefined, detail: string) {
@@ -34,9 +37,15 @@ export class FalUnauthorized extends FalError {
 
 /** 429 after every retry was used. */
 export class FalRateLimited extends FalError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_RATE_LIMITED';
 
-  constructor(modelId: string, readonly retryAfterS: number | null, detail: string) {
+  constructor(
+    modelId: string,
+    /** Seconds fal asked to wait (its Retry-After), or null when it named none. */
+    readonly retryAfterS: number | null,
+    detail: string,
+  ) {
     super(
       `fal rate-limited the calls to ${modelId} (HTTP 429) and the retries ran out: ${detail}. ` +
         'Lower --concurrency or wait a moment, then run again (finished units are cached).',
@@ -48,9 +57,15 @@ export class FalRateLimited extends FalError {
 
 /** A 4xx other than 401/403/429, or a request that fal reports failed for its input. */
 export class FalBadRequest extends FalError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_BAD_REQUEST';
 
-  constructor(modelId: string, status: number | undefined, readonly detail: unknown) {
+  constructor(
+    modelId: string,
+    status: number | undefined,
+    /** fal's own account of what was wrong with the request (its JSON answer, keys taken out). */
+    readonly detail: unknown,
+  ) {
     super(
       `fal rejected the request to ${modelId}${status ? ` (HTTP ${status})` : ''}: ${describeDetail(detail)}. ` +
         'Check the arguments for this model (or pick another model); retrying the same input will fail again.',
@@ -62,6 +77,7 @@ export class FalBadRequest extends FalError {
 
 /** 5xx after every retry, a failed runner, or a response that is not what the protocol says. */
 export class FalServerError extends FalError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_SERVER_ERROR';
 
   constructor(modelId: string, status: number | undefined, detail: string, options?: { cause?: unknown }) {
@@ -77,9 +93,14 @@ export class FalServerError extends FalError {
 
 /** The per-call time limit passed; the request was cancelled. */
 export class FalTimeout extends FalError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_TIMEOUT';
 
-  constructor(modelId: string, readonly elapsedMs: number) {
+  constructor(
+    modelId: string,
+    /** How long the request ran before it was given up, in milliseconds. */
+    readonly elapsedMs: number,
+  ) {
     super(
       `the call to ${modelId} did not finish within ${(elapsedMs / 1000).toFixed(1)} s and was cancelled. ` +
         'The model may be overloaded or hung: run again, raise the timeout, or choose another model.',
@@ -112,9 +133,18 @@ export function describeDetail(detail: unknown): string {
  * The key goes to the queue's origin only, so the call is refused before anything is sent there.
  */
 export class FalForeignUrlError extends FalError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_FAL_FOREIGN_URL';
 
-  constructor(modelId: string, readonly field: string, readonly origin: string, readonly queueOrigin: string) {
+  constructor(
+    modelId: string,
+    /** The field of fal's answer that held the URL. */
+    readonly field: string,
+    /** The origin the URL pointed to. */
+    readonly origin: string,
+    /** The queue's own origin, the only one the key may be sent to. */
+    readonly queueOrigin: string,
+  ) {
     super(
       `fal's queue answered the request to ${modelId} with a ${field} on ${origin}, not on the queue's origin ${queueOrigin}; ` +
         'annot sends the fal key to the queue only, so the call was refused. Check FAL_QUEUE_URL, or report the reply to fal.',

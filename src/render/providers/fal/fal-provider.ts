@@ -7,6 +7,7 @@ import { answerText } from './answers.js';
 import { describeDetail, FalBadRequest, FalError, FalRateLimited, FalServerError, FalTimeout, FalUnauthorized } from './errors.js';
 import { QueueOrigin, TICKET_URLS } from './queue-origin.js';
 
+/** fal's queue API, used when neither FalProviderOptions.baseUrl nor FAL_QUEUE_URL names another. */
 export const DEFAULT_FAL_QUEUE_URL = 'https://queue.fal.run';
 
 let undici: Promise<typeof Undici> | undefined;
@@ -20,6 +21,7 @@ const request = (async (...args: Parameters<typeof Undici.request>) => {
   return (await undici).request(...args);
 }) as typeof Undici.request;
 
+/** Options of FalProvider. */
 export interface FalProviderOptions {
   /** Queue API base; default the FAL_QUEUE_URL environment variable, else https://queue.fal.run. */
   baseUrl?: string;
@@ -31,6 +33,7 @@ export interface FalProviderOptions {
   maxRetries?: number;
   /** First backoff delay; doubled per retry, capped at retryMaxMs, with jitter. Default 500 ms. */
   retryBaseMs?: number;
+  /** The longest backoff delay. Default 30 s. */
   retryMaxMs?: number;
   /**
    * Follow the status as server-sent events (`{status_url}/stream`) instead of polling, so a
@@ -95,13 +98,14 @@ function gone(ticket: RequestTicket): RequestEnded {
  */
 
 /**
- * fal.ai through its queue API: submit (POST {base}/{model}), poll the status URL with logs,
+ * fal.ai through its queue API: submit (`POST {base}/{model}`), poll the status URL with logs,
  * fetch the result from the response URL, cancel through the cancel URL. The key comes from the
  * calling context (withCredentials) or FAL_KEY, read at each call, and is sent only to the queue's
  * origin: a status, response or cancel URL on another origin is refused (FalForeignUrlError), and
  * asset URLs get no key. Every answer passes through answerText, which takes the key out.
  */
 export class FalProvider implements Provider {
+  /** Always `fal`: part of every unit hash. */
   readonly name = 'fal';
   private readonly options: Required<Omit<FalProviderOptions, 'baseUrl'>> & { baseUrl?: string };
 
@@ -122,10 +126,12 @@ export class FalProvider implements Provider {
     return this.baseUrl;
   }
 
+  /** The queue API base in use. */
   get baseUrl(): string {
     return (this.options.baseUrl || process.env.FAL_QUEUE_URL || DEFAULT_FAL_QUEUE_URL).replace(/\/+$/, '');
   }
 
+  /** Submits a call to fal's queue, waits for it (resuming a recorded request), and gives back its assets. */
   async run(modelId: string, args: Record<string, unknown>, options: ProviderRunOptions = {}): Promise<Asset[]> {
     const key = currentFalKey();
     if (!key) throw new FalUnauthorized(modelId, undefined, 'no API key is set');
@@ -223,6 +229,7 @@ export class FalProvider implements Provider {
     }
   }
 
+  /** Downloads an asset fal made (no key is sent with it). */
   async fetchAsset(url: string, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
     const signal = options.signal ?? new AbortController().signal;
     const state: CallState = { modelId: url, key: undefined, queue: new QueueOrigin(this.baseUrl), signal, started: Date.now() };
