@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { nonFiniteToken, parseJsonText } from '../../src/adapters/json-text.js';
 
 /**
  * The check `jams.load` makes, with ajv over the JAMS schemata in fixtures/schemas/jams/ (marl/jams,
@@ -44,11 +45,25 @@ export function jamsLoadErrors(path: string): string[] {
   const text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    document = pythonNumbers(parseJsonText(text, path, { nonFinite: true }));
   } catch (error) {
     return [`not JSON: ${(error as Error).message}`];
   }
   return jamsDocumentErrors(document);
+}
+
+/**
+ * jams reads a file with Python's json, which takes NaN, Infinity and -Infinity; jsonschema then
+ * sees numbers. ajv takes no such number: ±Infinity is checked as the largest double of its sign,
+ * and NaN (which passes every bound in Python, and fails none a JAMS namespace puts where a NaN
+ * stands: confidences, beat values) as 0.
+ */
+function pythonNumbers(value: unknown): unknown {
+  const token = nonFiniteToken(value);
+  if (token !== null) return token === 'NaN' ? 0 : token === 'Infinity' ? Number.MAX_VALUE : -Number.MAX_VALUE;
+  if (Array.isArray(value)) return value.map(pythonNumbers);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, pythonNumbers(item)]));
+  return value;
 }
 
 /** jamsLoadErrors for a parsed document. */

@@ -25,7 +25,7 @@ export { dump, TEXTGRID_LABEL_SCHEMA, TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
  * tier becomes a tier, every interval an interval annotation (empty labels included: they are
  * part of the file), every point a point annotation, in file order. The rate is the finest
  * decimal the file's times need (capped at nanoseconds; longer floats are quantized and
- * counted) unless `--rate` says otherwise. Tier names must be unique in a store, so a repeated
+ * counted, the grid's and the tiers' bounds alike) unless `--rate` says otherwise. Tier names must be unique in a store, so a repeated
  * name gets ` (2)`, ` (3)`... and an empty one `(unnamed N)`; the name as written, the tier class
  * and the tier's own bounds are kept in the tier metadata and written back.
  *
