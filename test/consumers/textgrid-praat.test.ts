@@ -4,7 +4,7 @@ import { TEXTGRID_XMAX_META, TEXTGRID_XMIN_META } from '../../src/adapters/textg
 import { convertFile } from '../../src/service/convert-file.js';
 import { RationalTime } from '../../src/time/rational-time.js';
 import { PRAAT, requireTool } from '../support/consumer-tools.js';
-import { BROKEN_ON_PURPOSE, convertEveryFamily, fixtureFiles, refusals, type Conversion } from '../support/fixture-families.js';
+import { BROKEN_ON_PURPOSE, convertFamily, expectedRefusals, FAMILY_DEADLINE_MS, FIXTURE_FAMILIES, fixtureFiles, refusals } from '../support/fixture-families.js';
 import { asPraatHasIt, praatDifferences, readWithPraat, type PraatTextGrid, type PraatTier } from '../support/praat.js';
 import { tempDir } from '../support/sample-annot.js';
 
@@ -25,56 +25,59 @@ withPraat('a TextGrid through annot, as Praat reads it', () => {
   afterAll(cleanup);
   const inputs = fixtureFiles('textgrid');
 
-  it.each(['through .annot', 'converted directly'])('reads the same from every TextGrid fixture %s', async (way) => {
-    const outputs: string[] = [];
-    // Times are compared exactly, or within the rounding the conversion reported.
-    const tolerances: number[] = [];
-    for (const [index, input] of inputs.entries()) {
-      const output = join(dir, `${way === 'through .annot' ? 'back' : 'direct'}-${index}-${basename(input)}`);
-      if (way === 'through .annot') {
-        const annot = join(dir, `${index}.annot`);
-        const { quantized } = await convertFile({ input, output: annot, ...quiet });
-        await convertFile({ input: annot, output, ...quiet });
-        tolerances.push(quantized.maxErrorSeconds);
-      } else {
-        tolerances.push((await convertFile({ input, output, ...quiet })).quantized.maxErrorSeconds);
+  it.each(['through .annot', 'converted directly'])(
+    'reads the same from every TextGrid fixture %s',
+    async (way) => {
+      const outputs: string[] = [];
+      // Times are compared exactly, or within the rounding the conversion reported.
+      const tolerances: number[] = [];
+      for (const [index, input] of inputs.entries()) {
+        const output = join(dir, `${way === 'through .annot' ? 'back' : 'direct'}-${index}-${basename(input)}`);
+        if (way === 'through .annot') {
+          const annot = join(dir, `${index}.annot`);
+          const { quantized } = await convertFile({ input, output: annot, ...quiet });
+          await convertFile({ input: annot, output, ...quiet });
+          tolerances.push(quantized.maxErrorSeconds);
+        } else {
+          tolerances.push((await convertFile({ input, output, ...quiet })).quantized.maxErrorSeconds);
+        }
+        outputs.push(output);
       }
-      outputs.push(output);
-    }
-    const read = readWithPraat(praat as string, [...inputs, ...outputs]);
-    const differences = inputs.flatMap((input, index) => praatDifferences(read[index], read[inputs.length + index], tolerances[index]).map((difference) => `${basename(input)}: ${difference}`));
-    expect(differences).toEqual([]);
-    expect(inputs.length).toBeGreaterThan(30);
-  });
+      const read = readWithPraat(praat as string, [...inputs, ...outputs]);
+      const differences = inputs.flatMap((input, index) => praatDifferences(read[index], read[inputs.length + index], tolerances[index]).map((difference) => `${basename(input)}: ${difference}`));
+      expect(differences).toEqual([]);
+      expect(inputs.length).toBeGreaterThan(30);
+    },
+    FAMILY_DEADLINE_MS,
+  );
 });
 
 withPraat('a TextGrid written from every input format', () => {
   const { dir, cleanup } = tempDir('annot-praat-all-');
   afterAll(cleanup);
-  let conversions: Conversion[] = [];
-  beforeAll(async () => {
-    conversions = await convertEveryFamily('textgrid', 'TextGrid', dir);
-  });
 
-  it('converts every fixture but those broken on purpose', () => {
-    expect(Object.keys(refusals(conversions)).sort()).toEqual(Object.keys(BROKEN_ON_PURPOSE).sort());
-  });
-
-  it('opens in Praat with the tiers, items and labels annot reads from it', async () => {
-    const written = conversions.filter((conversion) => conversion.refused === undefined);
-    const read = readWithPraat(praat as string, written.map((conversion) => conversion.output));
-    const differences: string[] = [];
-    for (const [index, conversion] of written.entries()) {
-      if (NEGATIVE_TIMES[conversion.input] !== undefined) {
-        // Praat reads them (read[index] above); annot's TextGrid reader refuses a time before 0.
-        await expect(annotReading(conversion.output)).rejects.toThrow(/not negative/);
-        continue;
+  it.each(FIXTURE_FAMILIES)(
+    'from %s opens in Praat with the tiers, items and labels annot reads from it',
+    async (family) => {
+      const conversions = await convertFamily(family, 'textgrid', 'TextGrid', dir);
+      expect(Object.keys(refusals(conversions)).sort()).toEqual(expectedRefusals(conversions, BROKEN_ON_PURPOSE));
+      const written = conversions.filter((conversion) => conversion.refused === undefined);
+      expect(written.length).toBeGreaterThan(0);
+      const read = readWithPraat(praat as string, written.map((conversion) => conversion.output));
+      const differences: string[] = [];
+      for (const [index, conversion] of written.entries()) {
+        if (NEGATIVE_TIMES[conversion.input] !== undefined) {
+          // Praat reads them (read[index] above); annot's TextGrid reader refuses a time before 0.
+          await expect(annotReading(conversion.output)).rejects.toThrow(/not negative/);
+          continue;
+        }
+        const { grid, maxErrorSeconds } = await annotReading(conversion.output);
+        differences.push(...praatDifferences(grid, read[index], maxErrorSeconds).map((difference) => `${conversion.input}: ${difference.replace('in the input', 'as annot reads it').replace('in the output', 'as Praat reads it')}`));
       }
-      const { grid, maxErrorSeconds } = await annotReading(conversion.output);
-      differences.push(...praatDifferences(grid, read[index], maxErrorSeconds).map((difference) => `${conversion.input}: ${difference.replace('in the input', 'as annot reads it').replace('in the output', 'as Praat reads it')}`));
-    }
-    expect(differences).toEqual([]);
-  });
+      expect(differences).toEqual([]);
+    },
+    FAMILY_DEADLINE_MS,
+  );
 });
 
 /**

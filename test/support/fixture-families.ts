@@ -67,33 +67,49 @@ export interface Conversion {
 }
 
 /**
- * Every input of every family converted to `to`, written into `dir` as `<family>-<n>-<name>.<extension>`.
+ * A deadline, not a speed: a test that converts a whole family (the TTML family is 300 documents)
+ * may take minutes on a machine busy with other work, and still must not fail for it.
+ */
+export const FAMILY_DEADLINE_MS = 15 * 60_000;
+
+/**
+ * Every input of a family converted to `to`, written into `dir` as `<family>-<n>-<name>.<extension>`.
  * An input annot refuses (a fixture that is broken on purpose) is returned with its error: the
  * caller says which refusals it expects. Any error that is not annot's own is thrown.
  */
-export async function convertEveryFamily(to: string, extension: string, dir: string): Promise<Conversion[]> {
+export async function convertFamily(family: FixtureFamily, to: string, extension: string, dir: string): Promise<Conversion[]> {
   const conversions: Conversion[] = [];
-  let n = 0;
-  for (const family of FIXTURE_FAMILIES) {
-    const inputs = family === 'annot' ? await annotInputs(dir) : fixtureFiles(family);
-    for (const input of inputs) {
-      const output = join(dir, `${family}-${++n}-${basename(input).replace(/\.[^.]+$/, '')}.${extension}`);
-      const name = input.startsWith(ROOT) ? relative(ROOT, input) : basename(input);
-      try {
-        const report = await convertFile({ input, output, from: family, to, warn: () => undefined, report: () => undefined });
-        conversions.push({ family, input: name, output, report });
-      } catch (error) {
-        if (!(error instanceof AnnotError) || error.code === 'ANNOT_INTERNAL') throw error;
-        conversions.push({ family, input: name, output, refused: error });
-      }
+  const inputs = family === 'annot' ? await annotInputs(dir) : fixtureFiles(family);
+  for (const [n, input] of inputs.entries()) {
+    const output = join(dir, `${family}-${n + 1}-${basename(input).replace(/\.[^.]+$/, '')}.${extension}`);
+    const name = input.startsWith(ROOT) ? relative(ROOT, input) : basename(input);
+    try {
+      const report = await convertFile({ input, output, from: family, to, warn: () => undefined, report: () => undefined });
+      conversions.push({ family, input: name, output, report });
+    } catch (error) {
+      if (!(error instanceof AnnotError) || error.code === 'ANNOT_INTERNAL') throw error;
+      conversions.push({ family, input: name, output, refused: error });
     }
   }
+  return conversions;
+}
+
+/** convertFamily for every family, one after the other. */
+export async function convertEveryFamily(to: string, extension: string, dir: string): Promise<Conversion[]> {
+  const conversions: Conversion[] = [];
+  for (const family of FIXTURE_FAMILIES) conversions.push(...(await convertFamily(family, to, extension, dir)));
   return conversions;
 }
 
 /** The inputs annot refused, by input, with the error's message (for comparison with what a test expects). */
 export function refusals(conversions: readonly Conversion[]): Record<string, string> {
   return Object.fromEntries(conversions.filter((conversion) => conversion.refused !== undefined).map((conversion) => [conversion.input, `${conversion.refused?.code}: ${conversion.refused?.message}`]));
+}
+
+/** The inputs of these conversions that a table of expected refusals names, sorted (to compare with refusals()). */
+export function expectedRefusals(conversions: readonly Conversion[], ...tables: ReadonlyArray<Readonly<Record<string, string>>>): string[] {
+  const inputs = new Set(conversions.map((conversion) => conversion.input));
+  return tables.flatMap((table) => Object.keys(table)).filter((input) => inputs.has(input)).sort();
 }
 
 /** The fixtures annot refuses to read, whatever the target: each is broken on purpose. */
