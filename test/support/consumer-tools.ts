@@ -39,7 +39,9 @@ export function toolPath(tool: ConsumerTool): string | null {
 export function requireTool(tool: ConsumerTool, what: string): string | null {
   const found = toolPath(tool);
   if (found !== null) return found;
-  const missing = `${tool.name} is not installed (no ${tool.command} on PATH, nor ${tool.env}); .ci/run installs it with apt-get install ${tool.debian}`;
+  const named = process.env[tool.env];
+  const looked = named !== undefined && named !== '' ? `${tool.env}=${named} is not an executable` : `no ${tool.command} on PATH, nor ${tool.env}`;
+  const missing = `${tool.name} is not installed (${looked}); .ci/run installs it with apt-get install ${tool.debian}`;
   if (process.env.CI === 'true') throw new Error(`${missing}: CI must run ${what}`);
   console.warn(`\n!!! SKIPPING ${what}: ${missing} !!!\n`);
   return null;
