@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { LoadOptions } from '../../src/adapters/adapter.js';
 import { eafCodec } from '../../src/adapters/eaf/codec.js';
-import { EAF_DOCUMENT_META } from '../../src/adapters/eaf/eaf-model.js';
+import { EAF_DOCUMENT_META, type DocumentParts } from '../../src/adapters/eaf/eaf-model.js';
+import { asEaf30 } from '../../src/adapters/eaf/eaf-write-version.js';
 import { eafFormat } from '../../src/adapters/eaf/format.js';
 import { FormatParseError } from '../../src/adapters/errors.js';
 import { loadIntoStore } from '../../src/adapters/load-into-store.js';
@@ -259,7 +260,8 @@ describe('EAF round trips', () => {
       const second = await load(target);
       expect(tierView(await second.store.listTiers())).toEqual(tierView(await first.store.listTiers()));
       expect(kept(second.annotations)).toEqual(kept(first.annotations));
-      expect(JSON.parse((await second.store.getMeta(EAF_DOCUMENT_META)) as string)).toEqual(JSON.parse((await first.store.getMeta(EAF_DOCUMENT_META)) as string));
+      // The parts come back as they were, written as EAF 3.0 where an older file's were not (eaf-write-version.ts).
+      expect(JSON.parse((await second.store.getMeta(EAF_DOCUMENT_META)) as string)).toEqual(asEaf30(JSON.parse((await first.store.getMeta(EAF_DOCUMENT_META)) as string) as DocumentParts));
     }
   });
 
@@ -323,7 +325,8 @@ describe('the EAF corpus', () => {
       const second = await load(target);
       expect(tierView(await second.store.listTiers())).toEqual(tierView(await first.store.listTiers()));
       expect(kept(second.annotations)).toEqual(kept(first.annotations));
-      expect(JSON.parse((await second.store.getMeta(EAF_DOCUMENT_META)) as string)).toEqual(JSON.parse((await first.store.getMeta(EAF_DOCUMENT_META)) as string));
+      // The parts come back as they were, written as EAF 3.0 where an older file's were not (eaf-write-version.ts).
+      expect(JSON.parse((await second.store.getMeta(EAF_DOCUMENT_META)) as string)).toEqual(asEaf30(JSON.parse((await first.store.getMeta(EAF_DOCUMENT_META)) as string) as DocumentParts));
       expect(first.document.quantization().count).toBe(0);
     } finally {
       await sqlite.close();

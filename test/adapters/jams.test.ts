@@ -158,21 +158,37 @@ describe('writing JAMS', () => {
     expect(JSON.parse(gunzipSync(readFileSync(target)).toString('utf8').replace(/NaN/g, 'null')).annotations.length).toBeGreaterThan(0);
   });
 
-  it('writes tiers from other formats as namespaces and reports what it drops', async () => {
+  it('writes a tier from another format in a namespace of the JAMS schemata, its name in the sandbox, and reads the name back', async () => {
+    // Tier names are not namespaces (jams.load refuses "words" with NamespaceError): words are
+    // `lyrics`, song sections `segment_open`, any other text `tag_open` (issue 30).
     const store = new MemoryStore();
-    await store.addTier(makeTier({ name: 'words' }));
-    await store.add(
-      makeAnnotation({
-        tier: 'words',
-        reference: mediaRef('a.wav', TimeInterval.fromSeconds('1.5', '2', 1000)),
-        body: { text: 'hello' },
-        body_schema_uri: 'annot://schema/label/v1',
-        provenance: { was_generated_by: 'user:x', generated_at_time: RationalTime.now(1000) },
-      }),
-    );
-    const { annotations, report } = await roundTrip(store);
-    expect(annotations.map(kept)).toEqual([{ tier: 'words', interval: '3/2|2/1', asset: 'jams:unspecified', body: { value: 'hello' }, confidence: null }]);
+    const provenance = { was_generated_by: 'user:x', generated_at_time: RationalTime.now(1000) };
+    const add = (tier: string, start: string, body: Record<string, string>, schema: string) =>
+      store.add(makeAnnotation({ tier, reference: mediaRef('a.wav', TimeInterval.fromSeconds(start, '2', 1000)), body, body_schema_uri: schema, provenance }));
+    for (const name of ['A: Äußerung', 'words', 'sections']) await store.addTier(makeTier({ name }));
+    await add('A: Äußerung', '1.5', { text: 'hallo', speaker: 'A' }, 'annot://schema/label/v1');
+    await add('words', '1', { text: 'hello' }, 'annot://schema/word/v1');
+    await add('sections', '0', { label: 'verse 1' }, 'annot://schema/song-section/v1');
+    const { annotations, report, target } = await roundTrip(store);
+    const written = JSON.parse(readFileSync(target, 'utf8')) as { annotations: Array<{ namespace: string; sandbox: unknown; data: Array<{ value: unknown }> }> };
+    expect(written.annotations.map((annotation) => [annotation.namespace, annotation.sandbox, annotation.data.map((observation) => observation.value)])).toEqual([
+      ['tag_open', { annot: { tier: 'A: Äußerung' } }, ['hallo']],
+      ['lyrics', { annot: { tier: 'words' } }, ['hello']],
+      ['segment_open', { annot: { tier: 'sections' } }, ['verse 1']],
+    ]);
+    expect(annotations.map(kept)).toEqual([
+      { tier: 'A: Äußerung', interval: '3/2|2/1', asset: 'jams:unspecified', body: { value: 'hallo' }, confidence: null },
+      { tier: 'words', interval: '1/1|2/1', asset: 'jams:unspecified', body: { value: 'hello' }, confidence: null },
+      { tier: 'sections', interval: '0/1|2/1', asset: 'jams:unspecified', body: { value: 'verse 1' }, confidence: null },
+    ]);
     expect(report.dropped).toContainEqual({ what: 'body fields other than a JAMS value', count: 1 });
+  });
+
+  it('refuses a time before 0, which JAMS cannot hold', async () => {
+    const store = new MemoryStore();
+    await store.addTier(makeTier({ name: 'markers' }));
+    await store.add(makeAnnotation({ tier: 'markers', reference: mediaRef('a.wav', TimeInterval.fromSeconds('-1', '2', 1000)), body: { text: 'early' }, body_schema_uri: 'annot://schema/label/v1', provenance: { was_generated_by: 'user:x', generated_at_time: RationalTime.now(1000) } }));
+    await expect(roundTrip(store, 'negative.jams')).rejects.toThrow('jams: an annotation of tier "markers" starts at -1 s; JAMS times cannot be negative, so it cannot hold it');
   });
 });
 

@@ -3,6 +3,8 @@ import type { JsonValue } from '../../json/json-body.js';
 import type { Tier } from '../../model/tier.js';
 import type { RationalTime } from '../../time/rational-time.js';
 import type { TimeInterval } from '../../time/time-interval.js';
+import { UnrepresentableError } from '../errors.js';
+import { bodyText } from '../flat-cues.js';
 import { parentsFirst } from '../load-into-store.js';
 import { CONSTRAINT_OF_STEREOTYPE, type PlainElement } from './eaf-model.js';
 import { SYMBOLIC, type EafWriteState, type SlotOut, type WrittenAnnotation } from './eaf-write-state.js';
@@ -87,6 +89,11 @@ function alignable(state: EafWriteState, annotation: Annotation, eafId: string, 
   else state.assets.set(annotation.reference.asset_id, (state.assets.get(annotation.reference.asset_id) ?? 0) + 1);
   const startMs = toMs(interval.start, subMillisecond);
   const endMs = toMs(interval.end, subMillisecond);
+  if (startMs < 0 || endMs > EAF_LAST_MS) {
+    throw new UnrepresentableError(
+      `eaf: the annotation ${annotation.id}${describedBy(annotation)} of tier ${JSON.stringify(annotation.tier)} runs from ${interval.start.toSecondsString()} s to ${interval.end.toSecondsString()} s; EAF's times are whole milliseconds from 0 to ${EAF_LAST_MS / 1000} s (49.7 days), so it cannot hold it`,
+    );
+  }
   const { unaligned } = annotation.body;
   const isUnaligned = (side: 'start' | 'end', ms: number): boolean =>
     typeof unaligned === 'object' && unaligned !== null && !Array.isArray(unaligned) && (unaligned as Record<string, JsonValue>)[side] === ms;
@@ -104,6 +111,17 @@ function intervalOf(state: EafWriteState, annotation: Annotation, seen = new Set
   const target = state.byId.get(annotation.reference.target_id);
   return target ? intervalOf(state, target, seen) : null;
 }
+
+/** ` ("its text")`, the first words of an annotation's text, for a message; nothing when it has none. */
+function describedBy(annotation: Annotation): string {
+  const text = bodyText(annotation.body);
+  if (text === null || text.trim() === '') return '';
+  const words = text.trim().replace(/\s+/g, ' ');
+  return ` (${JSON.stringify(words.length > 40 ? `${words.slice(0, 40)}...` : words)})`;
+}
+
+/** EAF's TIME_VALUE is an xsd:unsignedInt of milliseconds. */
+const EAF_LAST_MS = 4_294_967_295;
 
 function toMs(time: RationalTime, subMillisecond: { count: number }): number {
   const scaled = time.v * 1000;

@@ -4,6 +4,7 @@ import type { AnnotationStore } from '../../store/store.js';
 import { bodyTextKey } from '../flat-cues.js';
 import { ANNOTATION_ATTRIBUTE_KEYS, EAF_DOCUMENT_META, type DocumentParts } from './eaf-model.js';
 import type { EafWriteState } from './eaf-write-state.js';
+import { asEaf30 } from './eaf-write-version.js';
 
 /** Body keys the EAF format keeps; any other body field is reported as dropped. */
 const KEPT_BODY_KEYS = new Set(['text', 'speaker', 'annotation_id', 'time_slots', 'unaligned', ...ANNOTATION_ATTRIBUTE_KEYS.map(([, key]) => key)]);
@@ -16,7 +17,8 @@ const KEPT_BODY_KEYS = new Set(['text', 'speaker', 'annotation_id', 'time_slots'
  */
 export async function collectStore(state: EafWriteState, store: AnnotationStore): Promise<void> {
   state.tiers = await store.listTiers();
-  state.parts = readParts(await store.getMeta(EAF_DOCUMENT_META));
+  // What an older EAF kept is written as EAF 3.0, the version the writer writes.
+  state.parts = asEaf30(readParts(await store.getMeta(EAF_DOCUMENT_META)));
   for (const tier of state.tiers) {
     state.tierByName.set(tier.name, tier);
     state.byTier.set(tier.name, []);

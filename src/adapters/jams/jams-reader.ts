@@ -5,6 +5,7 @@ import type { LoadedDocument, LoadOptions } from '../adapter.js';
 import { gunzipBounded } from '../bounded-gunzip.js';
 import { FormatParseError } from '../errors.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
+import { tierNameInSandbox } from './jams-namespace.js';
 import { importProvenance } from '../import-provenance.js';
 import { isGzip } from '../sniffers.js';
 import { decodeSource, type TextSourceOptions } from '../source-text.js';
@@ -39,8 +40,9 @@ interface Observation {
 
 /**
  * Reads a JAMS (or gzip-compressed .jamz) file. Each JAMS annotation becomes a tier named after its
- * namespace (`chord`), numbered when the namespace occurs more than once (`pitch_contour#1`,
- * `pitch_contour#2`, in file order), so duplicates never collide; the tier's metadata `jams` keeps
+ * namespace (`chord`), or after the tier annot wrote it from (its sandbox's `annot.tier`), numbered
+ * when a name occurs more than once (`pitch_contour#1`, `pitch_contour#2`, in file order), so
+ * duplicates never collide; the tier's metadata `jams` keeps
  * the annotation's namespace, position, annotation_metadata, sandbox, time, duration and whether
  * its data was written in the old dense (column) form. Each observation becomes an annotation.
  */
@@ -72,7 +74,8 @@ export function readJamsText(text: string, options: LoadOptions): LoadedDocument
   }
   const rawAnnotations = document.annotations as unknown[];
   const namespaces = rawAnnotations.map((annotation, index) => namespaceOf(annotation, index, file));
-  const tierNames = tierNamesFor(namespaces);
+  // A tier annot wrote into JAMS keeps its name in the sandbox (jams-namespace.ts); others are named after their namespace.
+  const tierNames = tierNamesFor(rawAnnotations.map((annotation, index) => tierNameInSandbox((annotation as Record<string, unknown>).sandbox) ?? namespaces[index]));
   const tiers: Tier[] = [];
   const annotations: JamsAnnotation[] = [];
   rawAnnotations.forEach((annotation, index) => {
@@ -142,7 +145,7 @@ function namespaceOf(annotation: unknown, index: number, file: string): string {
   return annotation.namespace;
 }
 
-/** Tier names: the namespace, or `namespace#k` when it occurs more than once; never two alike. */
+/** Tier names: the name (a namespace, or the name kept in the sandbox), or `name#k` when it occurs more than once; never two alike. */
 function tierNamesFor(namespaces: readonly string[]): string[] {
   const total = new Map<string, number>();
   for (const namespace of namespaces) total.set(namespace, (total.get(namespace) ?? 0) + 1);

@@ -6,6 +6,9 @@ import type { AnnotationStore } from '../../store/store.js';
 import { parseSeconds } from '../../time/decimal.js';
 import type { RationalTime } from '../../time/rational-time.js';
 import type { DumpOptions, DumpReport } from '../adapter.js';
+import { UnrepresentableError } from '../errors.js';
+import { bodyTextKey } from '../flat-cues.js';
+import { namespaceOfTier, sandboxOfTier } from './jams-namespace.js';
 import { JAMS_META, JAMS_OBSERVATION_SCHEMA } from './jams-reader.js';
 import { parseJsonText, restoreNonFinite, stringifyWithNonFinite } from '../json-text.js';
 import { plainCueText } from '../plain-cue-text.js';
@@ -23,7 +26,9 @@ interface TierJams {
  * Writes a store as JAMS: one JAMS annotation per tier (in the file's original order when the
  * tiers came from JAMS), observations from the tier's interval annotations in store order. Gzip
  * when the target ends in `.jamz`. JAMS has no ids and no provenance, and no place for
- * annotations without an interval: those are reported as dropped.
+ * annotations without an interval: those are reported as dropped. A tier from another format
+ * is written in a namespace of the JAMS schemata, its name in the sandbox (jams-namespace.ts);
+ * a time before 0, which JAMS cannot hold, is refused.
  */
 export async function writeJams(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {
   const tiers = await store.listTiers();
@@ -31,6 +36,7 @@ export async function writeJams(store: AnnotationStore, path: string, options: D
   let symbolic = 0;
   let total = 0;
   let otherBodies = 0;
+  let noText = 0;
   let inexact = 0;
   let otherAssets = 0;
   let firstAsset: string | undefined;
@@ -56,16 +62,19 @@ export async function writeJams(store: AnnotationStore, path: string, options: D
       const jams = jamsOf(tier) ?? {};
       const members = byTier.get(tier.name) ?? [];
       const observations = members.map((annotation) => {
-        if (annotation.body_schema_uri !== JAMS_OBSERVATION_SCHEMA) otherBodies++;
+        const body = annotation.body as Record<string, unknown>;
+        if (annotation.body_schema_uri !== JAMS_OBSERVATION_SCHEMA && Object.keys(body).some((key) => key !== bodyTextKey(body))) otherBodies++;
         const interval = (annotation.reference as { interval: { start: RationalTime; end: RationalTime } }).interval;
+        if (interval.start.v < 0) throw new UnrepresentableError(`jams: an annotation of tier ${JSON.stringify(annotation.tier)} starts at ${interval.start.toSecondsString()} s; JAMS times cannot be negative, so it cannot hold it`);
         const time = secondsNumber(interval.start);
         const duration = secondsNumber(interval.end.minus(interval.start));
         if (!time.exact || !duration.exact) inexact++;
+        if (annotation.body_schema_uri !== JAMS_OBSERVATION_SCHEMA && plainCueText(annotation) === null) noText++;
         return { time: time.value, duration: duration.value, ...valueAndConfidence(annotation) };
       });
       const header = restoreNonFinite(jams.annotation ?? defaultHeader(tier, members), '', jams.non_finite) as Record<string, unknown>;
       const data = jams.dense ? denseColumns(observations) : observations;
-      return { ...header, namespace: jams.namespace ?? (header.namespace as string | undefined) ?? tier.name, data };
+      return { ...header, namespace: jams.namespace ?? (header.namespace as string), data };
     });
 
   const meta = await store.listMeta();
@@ -83,6 +92,7 @@ export async function writeJams(store: AnnotationStore, path: string, options: D
     { what: 'provenance', count: total },
     { what: 'symbolic annotations', count: symbolic },
     { what: 'body fields other than a JAMS value', count: otherBodies },
+    { what: 'bodies without a text (written as empty values)', count: noText },
     { what: 'exact times (written as the nearest float)', count: inexact },
     { what: 'asset ids', count: otherAssets },
   ];
@@ -99,11 +109,11 @@ function positionOf(tier: Tier): number {
   return typeof position === 'number' ? position : Number.MAX_SAFE_INTEGER;
 }
 
-/** The JAMS annotation fields for a tier that did not come from JAMS. */
+/** The JAMS annotation fields for a tier that did not come from JAMS: a namespace of the schemata, the tier's name in the sandbox. */
 function defaultHeader(tier: Tier, members: readonly Annotation[]): Record<string, unknown> {
   const annotator = members[0]?.provenance.was_attributed_to;
   return {
-    namespace: tier.name,
+    namespace: namespaceOfTier(members),
     annotation_metadata: {
       curator: { name: '', email: '' },
       annotator: annotator ? { name: annotator } : {},
@@ -114,7 +124,7 @@ function defaultHeader(tier: Tier, members: readonly Annotation[]): Record<strin
       validation: '',
       data_source: '',
     },
-    sandbox: {},
+    sandbox: sandboxOfTier(tier.name),
     time: 0,
     duration: null,
   };
@@ -128,12 +138,10 @@ function secondsNumber(time: RationalTime): { value: number; exact: boolean } {
   return { value, exact: back.num === num && back.den === den };
 }
 
+/** An observation's value and confidence: a JAMS one's as read; any other annotation's text ('' when it has none), the string its namespace takes. */
 function valueAndConfidence(annotation: Annotation): { value: unknown; confidence: unknown } {
   const body = annotation.body as Record<string, unknown>;
-  if (annotation.body_schema_uri !== JAMS_OBSERVATION_SCHEMA) {
-    const value = plainCueText(annotation) ?? body;
-    return { value, confidence: annotation.confidence };
-  }
+  if (annotation.body_schema_uri !== JAMS_OBSERVATION_SCHEMA) return { value: plainCueText(annotation) ?? '', confidence: annotation.confidence };
   const recorded = body.non_finite as Record<string, string> | undefined;
   const value = restoreNonFinite(body.value ?? null, '/value', recorded);
   const confidence = annotation.confidence ?? (body.confidence === undefined ? null : restoreNonFinite(body.confidence, '/confidence', recorded));

@@ -3,6 +3,7 @@ import { makeTier, type Tier } from '../../model/tier.js';
 import { ALL_STAMPS, type FormatCodec, type LoadedDocument, type LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
 import type { Finding } from '../finding.js';
+import { fractionToDecimal, parseSeconds } from '../../time/decimal.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import type { SourceDecoder } from '../encoding/source-decoder.js';
@@ -24,7 +25,7 @@ export { dump, TEXTGRID_LABEL_SCHEMA, TEXTGRID_XMAX_META, TEXTGRID_XMIN_META };
  * tier becomes a tier, every interval an interval annotation (empty labels included: they are
  * part of the file), every point a point annotation, in file order. The rate is the finest
  * decimal the file's times need (capped at nanoseconds; longer floats are quantized and
- * counted) unless `--rate` says otherwise. Tier names must be unique in a store, so a repeated
+ * counted, the grid's and the tiers' bounds alike) unless `--rate` says otherwise. Tier names must be unique in a store, so a repeated
  * name gets ` (2)`, ` (3)`... and an empty one `(unnamed N)`; the name as written, the tier class
  * and the tier's own bounds are kept in the tier metadata and written back.
  *
@@ -37,14 +38,14 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const decoding = fileDecoder(path, options);
   const outline = outlineOf(path, options, decoding.again());
   for (const finding of outline.overlaps) options.report(finding);
-  const { tiers, clock, factory } = readingOf(outline.tiers, options.rate ?? outline.digits.rate(), options);
+  const { tiers, clock, factory, bound } = readingOf(outline.tiers, options.rate ?? outline.digits.rate(), options);
   // The tiers merged in order of start time, one reading of the file per tier (each skipping to
   // its tier). Not offered with --strict-time, whose error names the first inexact time in file
   // order, nor for more than MERGED_TIERS tiers, where the readings would cost more than holding the file.
   const merged = () => mergedByStart(tiers.map((_, t) => fileAnnotations(path, options.sourceName, decoding.again(), factory, t)));
   return {
     tiers,
-    meta: { [TEXTGRID_XMIN_META]: outline.xmin, [TEXTGRID_XMAX_META]: outline.xmax, ...layoutMeta(layoutOf('textgrid', decoding.shape, styleChoices(styleOfText(decoding.shape.head)))) },
+    meta: { [TEXTGRID_XMIN_META]: bound(outline.xmin, 'xmin'), [TEXTGRID_XMAX_META]: bound(outline.xmax, 'xmax'), ...layoutMeta(layoutOf('textgrid', decoding.shape, styleChoices(styleOfText(decoding.shape.head)))) },
     annotations: (async function* () {
       yield* fileAnnotations(path, options.sourceName, decoding.again(), factory);
     })(),
@@ -56,13 +57,27 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 /** The most tiers merged by reading the file once per tier (see load). */
 const MERGED_TIERS = 8;
 
-/** What both readings need to build annotations: the store tiers, the clock at the rate, and the factory. */
+/**
+ * What both readings need to build annotations: the clock at the rate, the store tiers, and the
+ * factory. The bounds of the grid and of each tier are times like the items' and take the same
+ * clock: written as they were when the rate holds them, else rounded (and counted) as the items
+ * are, so a tier whose last interval ends at its xmax still does after the rounding.
+ */
 function readingOf(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>, rate: number, options: LoadOptions) {
-  const tiers = storeTiers(fileTiers);
   const clock = new ImportClock(rate, options.strictTime ?? false);
+  const bound = (text: string, what: string): string => {
+    if (text === '') return text;
+    const time = clock.seconds(text, `${options.sourceName}: ${what}`);
+    const exact = parseSeconds(text);
+    // As written when exact (the file's own spelling, "-0" or "1.50", is its layout).
+    if (exact.num * BigInt(time.r) === BigInt(time.v) * exact.den) return text;
+    // A rate with no finite decimal (--rate 48000) keeps the fraction, which the writer writes as it writes the items.
+    return fractionToDecimal(BigInt(time.v), BigInt(time.r)) ?? `${time.v}/${time.r}`;
+  };
+  const tiers = storeTiers(fileTiers.map((tier) => ({ ...tier, xmin: bound(tier.xmin, `the xmin of tier ${JSON.stringify(tier.name)}`), xmax: bound(tier.xmax, `the xmax of tier ${JSON.stringify(tier.name)}`) })));
   const provenance = makeProvenance(importProvenance('textgrid', options));
   const factory = new TextGridAnnotationFactory(tiers, clock, options.assetId ?? DEFAULT_TEXTGRID_ASSET, provenance, options.sourceName);
-  return { tiers, clock, factory };
+  return { tiers, clock, factory, bound };
 }
 
 /** What a first reading of a TextGrid file finds: everything but the items themselves. */

@@ -51,6 +51,7 @@ function droppedOf(state: TextGridWriteState): Array<{ what: string; count: numb
   add('tier stereotypes and parents', state.storeTiers.filter((tier) => tier.stereotype !== 'NONE').length);
   add('points on interval tiers (written to a point tier of the same name)', counts.movedPoints);
   add('overlapping intervals (written to extra tiers of the same name)', counts.splitIntervals);
+  add('points at the same time as another of their tier (written to extra point tiers of the same name)', counts.samePointTimes);
   add('times with no finite decimal (written as the nearest double)', counts.inexact);
   return dropped;
 }

@@ -4,10 +4,12 @@ import type { Item, TextGridWriteState, TierItems } from './textgrid-write-state
 
 /**
  * The second pass: the TextGrid's shape. The grid's bounds are the file's own when they still
- * cover everything, else the extent of the data (from 0). Each store tier becomes a TextTier if
- * it holds points only, else an IntervalTier tiled from its bounds with empty intervals; points
- * on an interval tier go to a TextTier of the same name beside it, overlapping intervals to
- * further IntervalTiers of the same name: nothing with a time is dropped.
+ * cover everything, else the extent of the data (from 0). An interval tier read from a TextGrid
+ * is written back as it was read. Any other store tier becomes a TextTier if it holds points
+ * only, else an IntervalTier tiled from its bounds with empty intervals; points on an interval
+ * tier go to a TextTier of the same name beside it, overlapping intervals to further
+ * IntervalTiers of the same name, points at the same time to further TextTiers: nothing with a
+ * time is dropped.
  */
 export function layOut(state: TextGridWriteState): void {
   gridBounds(state);
@@ -44,20 +46,42 @@ function layOutTier(state: TextGridWriteState, tierName: string, entry: TierItem
   }
   // Each TextGrid tier writes (and counts, when inexact) its own bounds.
   const bounds = () => ({ name, xmin: state.decimal(tierMin), xmax: state.decimal(tierMax) });
+  const intervalTier = (items: readonly Item[]) => {
+    state.written.push({ kind: 'IntervalTier', ...bounds(), items: items.map((item) => ({ start: state.decimal(item.start), end: state.decimal(item.end), text: item.text })) });
+  };
+  if (metadata.textgrid_class === 'IntervalTier') {
+    // A tier read from a TextGrid is written as it was read: each interval as it is (every one,
+    // empty labels included, was an annotation), no filler for a gap the file had (ELAN's exports
+    // leave one before the first), an overlap where the file had one (Praat reads both as written).
+    intervalTier([...entry.intervals, ...entry.points].sort((a, b) => compareFractions(a.start, b.start) || compareFractions(a.end, b.end)));
+    return;
+  }
   const pointsOnly = metadata.textgrid_class === 'TextTier' ? entry.intervals.length === 0 : entry.intervals.length === 0 && entry.points.length > 0;
   if (!pointsOnly) {
     const lanes = intervalLanes(entry.intervals);
     state.counts.splitIntervals += entry.intervals.length - lanes[0].length;
-    for (const lane of lanes) {
-      const items = tile(lane, tierMin, tierMax).map((item) => ({ start: state.decimal(item.start), end: state.decimal(item.end), text: item.text }));
-      state.written.push({ kind: 'IntervalTier', ...bounds(), items });
-    }
+    for (const lane of lanes) intervalTier(tile(lane, tierMin, tierMax));
     state.counts.movedPoints += entry.points.length;
   }
   if (pointsOnly || entry.points.length > 0) {
-    const points = [...entry.points].sort((a, b) => compareFractions(a.start, b.start));
-    state.written.push({ kind: 'TextTier', ...bounds(), items: points.map((item) => ({ start: state.decimal(item.start), end: state.decimal(item.start), text: item.text })) });
+    const lanes = pointLanes(entry.points);
+    state.counts.samePointTimes += entry.points.length - lanes[0].length;
+    for (const lane of lanes) state.written.push({ kind: 'TextTier', ...bounds(), items: lane.map((item) => ({ start: state.decimal(item.start), end: state.decimal(item.start), text: item.text })) });
   }
+}
+
+/**
+ * Points sorted by time, dealt into lanes of distinct times: a TextTier holds one point per time
+ * (Praat keeps only one of several at the same time), so the others go to further TextTiers.
+ */
+export function pointLanes(points: readonly Item[]): Item[][] {
+  const lanes: Item[][] = [[]];
+  for (const point of [...points].sort((a, b) => compareFractions(a.start, b.start))) {
+    const lane = lanes.find((candidate) => candidate.length === 0 || less(candidate[candidate.length - 1].start, point.start));
+    if (lane) lane.push(point);
+    else lanes.push([point]);
+  }
+  return lanes;
 }
 
 function less(a: Fraction, b: Fraction): boolean {

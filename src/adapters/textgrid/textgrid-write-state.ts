@@ -43,7 +43,7 @@ export class TextGridWriteState {
   gridMax: Fraction = { num: 0n, den: 1n };
   readonly written: WritableTier[] = [];
 
-  readonly counts = { annotations: 0, confidence: 0, otherFields: 0, noText: 0, symbolic: 0, inexact: 0, movedPoints: 0, splitIntervals: 0 };
+  readonly counts = { annotations: 0, confidence: 0, otherFields: 0, noText: 0, symbolic: 0, inexact: 0, movedPoints: 0, splitIntervals: 0, samePointTimes: 0 };
 
   /** The items of a tier, made for a tier the store did not declare. */
   itemsOf(tier: string): TierItems {

@@ -30,10 +30,7 @@ function writeLong(xmin: string, xmax: string, tiers: readonly WritableTier[], s
   const bound = (time: string): string => styledTime(time, style.boundsAsFloat);
   const time = (value: string): string => styledTime(value, style.itemsAsFloat);
   const out: string[] = ['File type = "ooTextFile"', 'Object class = "TextGrid"', '', at(0, `xmin = ${bound(xmin)}`), at(0, `xmax = ${bound(xmax)}`)];
-  if (tiers.length === 0) {
-    out.push(at(0, 'tiers? <absent>'));
-    return `${out.join('\n')}\n`;
-  }
+  // No tiers is `<exists>` and `size = 0`, as Praat writes it: Praat 6.3 crashes reading `tiers? <absent>`.
   out.push(at(0, 'tiers? <exists>'), at(0, `size = ${tiers.length}`), at(0, 'item []:'));
   const item = style.itemDepth;
   tiers.forEach((tier, t) => {
@@ -55,10 +52,6 @@ function writeLong(xmin: string, xmax: string, tiers: readonly WritableTier[], s
 
 function writeShort(xmin: string, xmax: string, tiers: readonly WritableTier[]): string {
   const out: string[] = ['File type = "ooTextFile"', 'Object class = "TextGrid"', '', xmin, xmax];
-  if (tiers.length === 0) {
-    out.push('<absent>');
-    return `${out.join('\n')}\n`;
-  }
   out.push('<exists>', String(tiers.length));
   for (const tier of tiers) {
     out.push(quote(tier.kind), quote(tier.name), tier.xmin, tier.xmax, String(tier.items.length));

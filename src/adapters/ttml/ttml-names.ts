@@ -5,9 +5,11 @@ import type { XmlElement } from '../eaf/xml-scan.js';
  * whatever prefixes the file chose. An element of the TT namespace is its local name (`p`,
  * `span`), one of a namespace with a usual prefix is `prefix:local` (`ttm:agent`), any other
  * `{uri}local`; attributes likewise (`tts:color`, `xml:id`, and `begin` for one in no
- * namespace). The two DFXP drafts' namespaces (2006/04 and 2006/10 ttaf1) read as TTML's.
+ * namespace). The two DFXP drafts' namespaces (2006/04 and 2006/10 ttaf1) read as TTML's, and
+ * the plain `id` DFXP files often give TTML's elements as their `xml:id`.
  */
 export const TT = 'http://www.w3.org/ns/ttml';
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 
 /** The prefixes annot writes, by namespace. */
 export const PREFIXES: ReadonlyMap<string, string> = new Map([
@@ -15,7 +17,7 @@ export const PREFIXES: ReadonlyMap<string, string> = new Map([
   ['http://www.w3.org/ns/ttml#styling', 'tts'],
   ['http://www.w3.org/ns/ttml#metadata', 'ttm'],
   ['http://www.w3.org/ns/ttml#audio', 'tta'],
-  ['http://www.w3.org/XML/1998/namespace', 'xml'],
+  [XML_NAMESPACE, 'xml'],
   ['http://www.w3.org/ns/ttml/profile/imsc1#parameter', 'ittp'],
   ['http://www.w3.org/ns/ttml/profile/imsc1#styling', 'itts'],
   ['http://www.w3.org/ns/ttml/profile/imsc1#metadata', 'ittm'],
@@ -56,7 +58,7 @@ export function resolveNames(root: XmlElement, noNamespaceIsTt: boolean): TtElem
 
 /** The prefixes in scope at the root of a document (`xml`, and TTML's as the default when the root declares none). */
 export function documentScope(noNamespaceIsTt: boolean): ReadonlyMap<string, string> {
-  const scope = new Map<string, string>([['xml', 'http://www.w3.org/XML/1998/namespace']]);
+  const scope = new Map<string, string>([['xml', XML_NAMESPACE]]);
   if (noNamespaceIsTt) scope.set('', TT);
   return scope;
 }
@@ -86,16 +88,26 @@ export function elementName(element: XmlElement, scope: ReadonlyMap<string, stri
 /** An element and what it holds, its names resolved in the scope outside it. */
 export function resolveIn(element: XmlElement, outer: ReadonlyMap<string, string>): TtElement {
   const scope = scopeIn(element, outer);
-  const attributes: Record<string, string> = {};
-  for (const [name, value] of Object.entries(element.attributes)) {
-    if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
-    const colon = name.indexOf(':');
-    // Unprefixed attributes are in no namespace (the default namespace does not apply to them).
-    attributes[colon === -1 ? name : spelled(scope.get(name.slice(0, colon)), name.slice(colon + 1), name)] = xmlCharacters(value);
-  }
   const name = elementName(element, scope);
+  // DFXP files in the wild write an element's id as a plain `id`: TTML's is xml:id, unless the element has one.
+  const plainId = isTtmlElement(name) && !('xml:id' in element.attributes);
+  const attributes: Record<string, string> = {};
+  for (const [written, value] of Object.entries(element.attributes)) {
+    if (written === 'xmlns' || written.startsWith('xmlns:')) continue;
+    const colon = written.indexOf(':');
+    // Unprefixed attributes are in no namespace (the default namespace does not apply to them).
+    const attribute = colon === -1 ? (plainId && written === 'id' ? 'xml:id' : written) : spelled(scope.get(written.slice(0, colon)), written.slice(colon + 1), written);
+    attributes[attribute] = xmlCharacters(value);
+  }
   const content = (element.content ?? element.children).map((child) => (typeof child === 'string' ? xmlCharacters(child) : resolveIn(child, scope)));
   return { name, attributes, content, offset: element.offset };
+}
+
+/** Whether a resolved element name is one of TTML's own (`p`, `style`, `ttm:agent`), not a foreign one. */
+function isTtmlElement(name: string): boolean {
+  if (name.startsWith('{')) return false;
+  const colon = name.indexOf(':');
+  return colon === -1 || ['ttm', 'ttp', 'tts', 'tta'].includes(name.slice(0, colon));
 }
 
 /** `prefix:local` for a namespace with a usual prefix, `{uri}local` for another, the name as written when its prefix is undeclared. */

@@ -10,6 +10,7 @@ import { mergedRuns, type StyledRun } from '../styled-runs.js';
 import { BufferedTextWriter } from '../text-writer.js';
 import { add, compare, lcm, type Seconds } from './exact-seconds.js';
 import { markupText, normalizeSpace } from './ttml-markup.js';
+import { ttmlRole } from './ttml-vocabulary.js';
 import { TTML_CUE_SCHEMA, TTML_HEAD_META, TTML_ROOT_META, type MarkupElement, type MarkupNode } from './ttml-model.js';
 import { attributesXml, escapeAttribute, escapeText, markupNames, markupTimes, markupXml, prefixesUsed, XmlNames } from './ttml-xml.js';
 
@@ -77,6 +78,7 @@ export async function writeTtml(selection: FlatSelection, meta: (key: string) =>
   if (ids > 0) dropped.push({ what: 'paragraph ids already used in the document', count: ids });
   if (references > 0) dropped.push({ what: 'references to styles or regions the document does not declare', count: references });
   if (noText > 0) dropped.push({ what: 'bodies without a text (written as empty paragraphs)', count: noText });
+  if (state.xmlNames.droppedAttributes > 0) dropped.push({ what: 'attributes TTML2 does not allow where they were (a ttm:role it does not define, a DFXP attribute in no namespace)', count: state.xmlNames.droppedAttributes });
   return { dropped };
 }
 
@@ -172,7 +174,7 @@ function documentStart(state: WriteState): string {
   const root: Record<string, string> = { 'xml:lang': '', ...state.root, 'ttp:contentProfiles': IMSC_11_TEXT };
   if (state.tickRate !== null) root['ttp:tickRate'] = String(state.tickRate);
   const used = prefixesUsed([...state.names, ...Object.keys(root), 'ttm:agent']);
-  let xml = `<?xml version="1.0" encoding="UTF-8"?>\n<tt${state.xmlNames.declarations(used)}${attributesXml(root, state.xmlNames)}>\n  <head>\n`;
+  let xml = `<?xml version="1.0" encoding="UTF-8"?>\n<tt${state.xmlNames.declarations(used)}${attributesXml(root, state.xmlNames, 'tt')}>\n  <head>\n`;
   const head = [...(state.head ?? [])];
   const agents = [...state.agents].filter(([, id]) => !head.some((node) => hasAgent(node, id))).map(([name, id]): MarkupElement => ({ name: 'ttm:agent', attributes: { 'xml:id': id, type: 'person' }, children: [{ name: 'ttm:name', attributes: { type: 'full' }, children: [name] }] }));
   if (agents.length > 0) {
@@ -244,9 +246,13 @@ function ttmlAttributes(body: Readonly<Record<string, unknown>>, state: WriteSta
     if (declared.length < ids.length) state.lost.references++;
     if (declared.length > 0) attributes += ` style="${escapeAttribute(declared.join(' '))}"`;
   }
-  if (typeof body.role === 'string') attributes += ` ttm:role="${escapeAttribute(body.role)}"`;
+  if (typeof body.role === 'string') {
+    const role = ttmlRole(body.role);
+    if (role === null) state.xmlNames.droppedAttributes++;
+    else attributes += ` ttm:role="${escapeAttribute(role)}"`;
+  }
   if (typeof body.lang === 'string') attributes += ` xml:lang="${escapeAttribute(body.lang)}"`;
-  if (isStringRecord(body.styling)) attributes += attributesXml(body.styling, state.xmlNames);
+  if (isStringRecord(body.styling)) attributes += attributesXml(body.styling, state.xmlNames, 'p');
   return attributes;
 }
 

@@ -1,6 +1,7 @@
 import { parseSecondsText, type Seconds } from './exact-seconds.js';
 import type { MarkupNode } from './ttml-model.js';
 import { PREFIXES, xmlCharacters } from './ttml-names.js';
+import { allowsAttribute, isTimed, ttmlRole } from './ttml-vocabulary.js';
 
 /**
  * Markup written back as XML. Names come in annot's one spelling (ttml-names.ts); the writer
@@ -11,6 +12,8 @@ import { PREFIXES, xmlCharacters } from './ttml-names.js';
 export class XmlNames {
   private readonly byPrefix = new Map<string, string>();
   private readonly foreign = new Map<string, string>();
+  /** Attributes of the source left out: a name XML cannot write, or one TTML2 does not allow there (ttml-vocabulary.ts). */
+  droppedAttributes = 0;
 
   constructor() {
     for (const [uri, prefix] of PREFIXES) this.byPrefix.set(prefix, uri);
@@ -104,22 +107,29 @@ export function markupXml(nodes: readonly MarkupNode[], names: XmlNames, time: (
     const name = names.written(node.name, true);
     if (name === null) continue;
     let tag = `<${name}${XmlNames.inNoNamespace(node.name) ? ' xmlns=""' : ''}`;
-    const begin = node.begin === undefined ? null : parseSecondsText(node.begin);
-    const end = node.end === undefined ? null : parseSecondsText(node.end);
+    // Times the reader resolved for an element that has none of its own (a `br` ends with its paragraph) are not written.
+    const begin = node.begin === undefined || !isTimed(node.name) ? null : parseSecondsText(node.begin);
+    const end = node.end === undefined || !isTimed(node.name) ? null : parseSecondsText(node.end);
     if (begin !== null) tag += ` begin="${time(begin)}"`;
     if (end !== null) tag += ` end="${time(end)}"`;
-    tag += attributesXml(node.attributes ?? {}, names);
+    tag += attributesXml(node.attributes ?? {}, names, node.name);
     const children = node.children ?? [];
     xml += children.length === 0 ? `${tag}/>` : `${tag}>${markupXml(children, names, time)}</${name}>`;
   }
   return xml;
 }
 
-export function attributesXml(attributes: Readonly<Record<string, string>>, names: XmlNames): string {
+/**
+ * The attributes of an element, those TTML2 allows there: a no-namespace attribute TTML2 does not
+ * give that element (DFXP's), or a ttm:role that is not one of TTML2's, is left out and counted.
+ */
+export function attributesXml(attributes: Readonly<Record<string, string>>, names: XmlNames, element: string): string {
   let xml = '';
-  for (const [key, value] of Object.entries(attributes)) {
-    const name = names.written(key, false);
-    if (name !== null) xml += ` ${name}="${escapeAttribute(value)}"`;
+  for (const [key, raw] of Object.entries(attributes)) {
+    const name = allowsAttribute(element, key) ? names.written(key, false) : null;
+    const value = key === 'ttm:role' ? ttmlRole(raw) : raw;
+    if (name === null || value === null) names.droppedAttributes++;
+    else xml += ` ${name}="${escapeAttribute(value)}"`;
   }
   return xml;
 }
