@@ -6,6 +6,7 @@ import type { Finding } from '../finding.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import type { SourceDecoder } from '../encoding/source-decoder.js';
+import { placedInFile } from '../refusal-place.js';
 import { fileDecoder } from '../source-text.js';
 import { layoutMeta, layoutOf } from '../text-layout.js';
 import { styleChoices, styleOfText } from './text-style.js';
@@ -37,7 +38,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const decoding = fileDecoder(path, options);
   const outline = outlineOf(path, options, decoding.again());
   for (const finding of outline.overlaps) options.report(finding);
-  const { tiers, clock, factory } = readingOf(outline.tiers, options.rate ?? outline.digits.rate(), options);
+  const { tiers, clock, factory } = readingOf(outline, options.rate ?? outline.digits.rate(), options);
   // The tiers merged in order of start time, one reading of the file per tier (each skipping to
   // its tier). Not offered with --strict-time, whose error names the first inexact time in file
   // order, nor for more than MERGED_TIERS tiers, where the readings would cost more than holding the file.
@@ -49,6 +50,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       yield* fileAnnotations(path, options.sourceName, decoding.again(), factory);
     })(),
     quantization: () => clock.quantization(),
+    placeOfAnnotation: () => ({ line: factory.lastLine }),
     ...(tiers.length > 1 && tiers.length <= MERGED_TIERS && options.strictTime !== true ? { inTimeOrder: merged } : {}),
   };
 }
@@ -57,8 +59,8 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
 const MERGED_TIERS = 8;
 
 /** What both readings need to build annotations: the store tiers, the clock at the rate, and the factory. */
-function readingOf(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>, rate: number, options: LoadOptions) {
-  const tiers = storeTiers(fileTiers);
+function readingOf(outline: TextGridOutline, rate: number, options: LoadOptions) {
+  const tiers = storeTiers(outline, options.sourceName);
   const clock = new ImportClock(rate, options.strictTime ?? false);
   const provenance = makeProvenance(importProvenance('textgrid', options));
   const factory = new TextGridAnnotationFactory(tiers, clock, options.assetId ?? DEFAULT_TEXTGRID_ASSET, provenance, options.sourceName);
@@ -70,6 +72,8 @@ interface TextGridOutline {
   xmin: string;
   xmax: string;
   tiers: Array<Omit<TextGridTier, 'items'>>;
+  /** The line of each tier's name. */
+  tierLines: number[];
   /** Overlapping intervals, reported once the whole file has parsed (as the whole-file reader does). */
   overlaps: Finding[];
   digits: DecimalDigits;
@@ -82,7 +86,7 @@ interface TextGridOutline {
  */
 function outlineOf(path: string, options: LoadOptions, decoder: SourceDecoder): TextGridOutline {
   const tokens = new TextGridFileTokens(path, options.sourceName, decoder);
-  const outline: TextGridOutline = { xmin: '', xmax: '', tiers: [], overlaps: [], digits: new DecimalDigits() };
+  const outline: TextGridOutline = { xmin: '', xmax: '', tiers: [], tierLines: [], overlaps: [], digits: new DecimalDigits() };
   try {
     let previous: TextGridTier['items'][number] | null = null;
     try {
@@ -94,6 +98,7 @@ function outlineOf(path: string, options: LoadOptions, decoder: SourceDecoder): 
           outline.digits.add(event.xmax);
         } else if (event.kind === 'tier') {
           outline.tiers.push(event.tier);
+          outline.tierLines.push(event.line);
           previous = null;
         } else {
           const { item } = event;
@@ -116,15 +121,19 @@ function outlineOf(path: string, options: LoadOptions, decoder: SourceDecoder): 
   return outline;
 }
 
-/** Store tiers for the file's tiers: unique names, the name as written and the class kept in the metadata. */
-function storeTiers(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>): Tier[] {
+/** Store tiers for the file's tiers: unique names, the name as written and the class kept in the metadata. A refused name is named at its line. */
+function storeTiers(outline: TextGridOutline, file: string): Tier[] {
   const used = new Set<string>();
-  return fileTiers.map((tier, index) => {
+  return outline.tiers.map((tier, index) => {
     const base = tier.name.length > 0 ? tier.name : `(unnamed ${index + 1})`;
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base} (${n})`;
     used.add(name);
-    return makeTier({ name, metadata: { textgrid_name: tier.name, textgrid_class: tier.kind, textgrid_xmin: tier.xmin, textgrid_xmax: tier.xmax } });
+    try {
+      return makeTier({ name, metadata: { textgrid_name: tier.name, textgrid_class: tier.kind, textgrid_xmin: tier.xmin, textgrid_xmax: tier.xmax } });
+    } catch (error) {
+      throw placedInFile(error, file, { line: outline.tierLines[index] });
+    }
   });
 }
 
