@@ -53,7 +53,8 @@ if (tmpfsRefused !== null) console.warn(`\n!!! ${tmpfsRefused}: the full-file-sy
     "console.log(JSON.stringify({ sha256: require('crypto').createHash('sha256').update(fs.readFileSync(path)).digest('hex'), " +
     "mtimeNs: String(fs.statSync(path, { bigint: true }).mtimeNs), folder: fs.readdirSync(require('path').dirname(path)).sort() }));";
 
-  it.each(OUTPUT_EXTENSIONS)('convert into .%s', async (extension) => {
+  // One format of each path (streamed, whole, a store filled in bulk): the file size limit above has every format.
+  it.each(['vtt', 'eaf', 'annot'])('convert into .%s', async (extension) => {
     const existing = await existingOutput(folder(), extension);
     const mountPoint = join(dir, `full-${n++}`);
     mkdirSync(mountPoint);
