@@ -2,6 +2,7 @@ import type { Annotation } from '../model/annotation.js';
 import type { Tier } from '../model/tier.js';
 import type { AnnotationStore } from '../store/store.js';
 import type { RationalTime } from '../time/rational-time.js';
+import type { SourceLocation } from './errors.js';
 import type { Finding } from './finding.js';
 
 /** Options of FormatCodec.load. */
@@ -51,6 +52,15 @@ export interface LoadedDocument {
    * tier that is not shows as a start earlier than the one before.
    */
   readonly inTimeOrder?: () => AsyncIterable<Annotation>;
+  /**
+   * Where in the file the annotation being read, or the one handed over last, was read from (a
+   * line, or a JSON path or XML element): a refusal of it made after the reader handed it over (a
+   * limit what a store keeps is held to, see load-into-store.ts) names this place. A refusal made
+   * while reading is named by the reader itself (refusal-place.ts). Absent: the file alone is named.
+   */
+  readonly placeOfAnnotation?: () => SourceLocation;
+  /** Where in the file the value of a `meta` entry was read from, for the same refusals. */
+  readonly placeOfMeta?: (key: string) => SourceLocation;
 }
 
 /** Options of FormatCodec.dump. */

@@ -104,7 +104,8 @@ export class UnrepresentableError extends AnnotError {
   readonly code = 'ANNOT_UNREPRESENTABLE';
 }
 
-function formatLocation(location: SourceLocation): string {
+/** `:12:5 (TIER[2]/ANNOTATION[5])`: a location as it follows a file name in a message. */
+export function formatLocation(location: SourceLocation): string {
   let text = '';
   if (location.line !== undefined) text += `:${location.line}`;
   if (location.line !== undefined && location.column !== undefined) text += `:${location.column}`;

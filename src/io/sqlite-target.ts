@@ -33,19 +33,45 @@ let sqlite: typeof BetterSqlite3 | undefined;
 
 /**
  * Before any work: refuses a target another process holds open, or one with an orphaned journal
- * beside it, and folds a stale WAL into the old file (which stays in WAL mode). Loads SQLite only
- * when the target is an SQLite file.
+ * beside it, and writes nothing to it: a conversion refused or killed after this leaves the old
+ * file as it was, its bytes and its modification time (`make` goes by the time). Its lock is
+ * taken and let go (probeInUse); the journal switch the rename needs waits for lockSqliteTarget,
+ * once the new file is whole. Loads SQLite only when the target is an SQLite file.
  */
 export async function checkSqliteTarget(target: string): Promise<void> {
   const kind = targetKind(target);
   if (kind === 'other') return;
   sqlite ??= (await import('better-sqlite3')).default;
-  const db = takeOver(target);
+  const db = openOld(target);
   if (db === null) return;
   try {
-    if (kind === 'sqlite-wal') db.pragma('journal_mode = WAL');
+    probeInUse(db, target, kind);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Takes the old file's exclusive lock through SQLite and lets it go, reading but never writing.
+ * In exclusive locking mode SQLite takes a WAL-mode file's exclusive lock at its first read (and
+ * keeps its WAL index in memory, not in a `-shm`); every other connection to a WAL-mode file holds
+ * a shared lock while it is open, so the lock is refused at once when another process has it
+ * open. A rollback-mode file is locked by BEGIN EXCLUSIVE, refused while another process reads or
+ * writes it, and rolled back with nothing in it. A WAL left by a killed writer is folded into the
+ * old file when the probe closes, as any connection's close would: the database it holds is the same.
+ */
+function probeInUse(db: BetterSqlite3.Database, target: string, kind: Exclude<TargetKind, 'other'>): void {
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    if (kind === 'sqlite-wal') {
+      db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    } else {
+      db.exec('BEGIN EXCLUSIVE');
+      db.exec('ROLLBACK');
+    }
+  } catch (error) {
+    // Another process holds it: refused. A file SQLite cannot read is replaced like any other (see takeOver).
+    cannotOpen(error, target);
   }
 }
 
@@ -127,23 +153,39 @@ function readHeader(target: string): Buffer | null {
  * other file, unless a journal beside it says someone may still be writing it.
  */
 function takeOver(target: string): BetterSqlite3.Database | null {
+  const db = openOld(target);
+  if (db === null) return null;
+  try {
+    db.pragma('journal_mode = DELETE');
+    return db;
+  } catch (error) {
+    db.close();
+    return cannotOpen(error, target);
+  }
+}
+
+/** A connection to the old file, without a write: null (or FileInUseError) as takeOver says. */
+function openOld(target: string): BetterSqlite3.Database | null {
   let db: BetterSqlite3.Database | undefined;
   try {
     db = new sqlite!(target, { fileMustExist: true });
     db.pragma(`busy_timeout = ${TAKE_OVER_WAIT_MS}`);
-    db.pragma('journal_mode = DELETE');
     return db;
   } catch (error) {
     db?.close();
-    if (busy(error)) throw inUse(target);
-    const journal = [`${target}-wal`, `${target}-journal`].find((side) => existsSync(side));
-    if (journal === undefined) return null;
-    throw new FileInUseError(
-      `cannot replace ${target} safely: SQLite cannot open it (${(error as Error).message}), and ${journal} beside it may belong to a process still writing it; ` +
-        'once no annot process uses it, remove the file and its -wal, -shm and -journal, or write to another file; nothing was written',
-      { cause: error },
-    );
+    return cannotOpen(error, target);
   }
+}
+
+function cannotOpen(error: unknown, target: string): null {
+  if (busy(error)) throw inUse(target);
+  const journal = [`${target}-wal`, `${target}-journal`].find((side) => existsSync(side));
+  if (journal === undefined) return null;
+  throw new FileInUseError(
+    `cannot replace ${target} safely: SQLite cannot open it (${(error as Error).message}), and ${journal} beside it may belong to a process still writing it; ` +
+      'once no annot process uses it, remove the file and its -wal, -shm and -journal, or write to another file; nothing was written',
+    { cause: error },
+  );
 }
 
 function busy(error: unknown): boolean {

@@ -17,11 +17,12 @@ export function checkTierBounds(tier: Tier): void {
 /**
  * Every name and text of an annotation held to the limits (for annotations not built by
  * makeAnnotation). `which` names it in the message: its id by default, its place in a file for
- * an import (`bad.vtt: annotation 2 (tier "cues")`), since a reader's ids are new.
+ * an import (`bad.vtt: annotation 2 (tier "cues")`), since a reader's ids are new; null names
+ * only the field, for a caller that names the place itself (`bad.vtt:7: body: ...`).
  */
-export function checkAnnotationBounds(annotation: Annotation, which = `annotation ${annotation.id}`): void {
+export function checkAnnotationBounds(annotation: Annotation, which: string | null = `annotation ${annotation.id}`): void {
   const fail = (path: string, reason: string | null) => {
-    if (reason !== null) throw new InvalidAnnotationError(`${which}: ${path}`, reason);
+    if (reason !== null) throw new InvalidAnnotationError(which === null ? path : `${which}: ${path}`, reason);
   };
   fail('tier', tooLong(annotation.tier, LIMITS.nameChars));
   if (annotation.reference.kind === 'media') fail('reference.asset_id', tooLong(annotation.reference.asset_id, LIMITS.idChars));

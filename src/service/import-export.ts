@@ -1,7 +1,7 @@
 import type { Finding } from '../adapters/finding.js';
 import { readFile } from 'node:fs/promises';
 import type { FormatAdapter } from '../adapters/adapter.js';
-import { parentsFirst } from '../adapters/load-into-store.js';
+import { boundedAnnotations, parentsFirst } from '../adapters/load-into-store.js';
 import { getAdapter, inferFormat, readHead } from '../adapters/registry.js';
 import type { Mutation } from '../oplog/mutation.js';
 import { ATTR_FORMAT } from '../telemetry/attributes.js';
@@ -61,9 +61,10 @@ export interface ImportReport {
 export async function importIntoService(service: AnnotationService, request: ImportRequest): Promise<ImportReport> {
   const format = inferFormat({ explicit: request.format, head: readHead(request.path), encoding: request.encoding });
   const codec = await format.codec();
+  const sourceName = `upload.${format.name}`;
   const document = await withSpan(`adapter.load ${format.name}`, { [ATTR_FORMAT]: format.name }, () =>
     loadDocument(codec, request.path, {
-      sourceName: `upload.${format.name}`,
+      sourceName,
       rate: request.rate,
       encoding: request.encoding,
       strictTime: request.strictTime,
@@ -78,7 +79,8 @@ export async function importIntoService(service: AnnotationService, request: Imp
     if (!(await service.store.getTier(tier.name))) mutations.push({ kind: 'add_tier', tier });
   }
   const tiersAdded = mutations.length;
-  for await (const annotation of document.annotations) mutations.push({ kind: 'add_annotation', annotation });
+  // Held to the limits as they are read (the service holds the batch to them again), so that a refusal names its place in the upload.
+  for await (const annotation of boundedAnnotations(document, sourceName)) mutations.push({ kind: 'add_annotation', annotation });
   const clock = mutations.length > 0 ? await service.apply(mutations, request.actor) : 0;
   const quantized = document.quantization();
   return {

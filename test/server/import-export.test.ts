@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqlite.js';
+import { overLimitFiles } from '../support/over-limit-files.js';
 import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
 import { startTestServer, wordInput, WORDS_TIER, type TestServer } from './http-client.js';
 
@@ -133,4 +134,25 @@ describe('HTTP import and export', () => {
     expect(exported.headers.get('content-type')).toContain('text/vtt');
     expect(await exported.text()).toContain('hello');
   });
+});
+
+describe('HTTP import of a file past the limits', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ maxImportBytes: 16 * 1024 * 1024 });
+  });
+  afterAll(() => t.close());
+
+  it.each(overLimitFiles().filter((file) => ['second.vtt', 'tier.TextGrid', 'value.jams', 'value.eaf'].includes(file.name)))(
+    '$title: 422 naming the upload and the place in it, and nothing added',
+    async (file) => {
+      const format = { vtt: 'webvtt', TextGrid: 'textgrid', jams: 'jams', eaf: 'eaf' }[file.name.split('.').pop() as string] as string;
+      const answer = await t.call('POST', `/import?format=${format}`, { body: file.content });
+      expect(answer.status).toBe(422);
+      const expected = `upload.${format}${file.refusal}`;
+      expect(answer.json.error.message.slice(0, expected.length)).toBe(expected);
+      expect((await t.call('GET', '/annotations')).json).toEqual([]);
+      expect((await t.call('GET', '/tiers')).json).toEqual([]);
+    },
+  );
 });

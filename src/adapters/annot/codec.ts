@@ -17,7 +17,10 @@ export const annotCodec: FormatCodec = {
       store = await SqliteStore.open(path, { readonly: true });
       const tiers = await store.listTiers();
       const meta = await store.listMeta();
-      return loadedDocument({ tiers, meta, annotations: checkedBodies(guarded(streamThenClose(store), options.sourceName), options) });
+      // A stored annotation has no line: a refusal of one (a limit an import holds it to) names its id.
+      const last = { id: '' };
+      const annotations = checkedBodies(guarded(streamThenClose(store), options.sourceName), options, last);
+      return loadedDocument({ tiers, meta, annotations, file: options.sourceName, placeOfAnnotation: () => ({ path: `annotation ${last.id}` }) });
     } catch (error) {
       await store?.close().catch(() => undefined);
       throw damaged(error, options.sourceName);
@@ -74,8 +77,9 @@ async function* guarded(annotations: AsyncIterable<Annotation>, file: string): A
  * so a damaged file, or one written by a tool that skipped validation, can hold one that does not.
  * Each such body is an error finding naming the annotation and the field, as `annot validate` would.
  */
-async function* checkedBodies(annotations: AsyncIterable<Annotation>, options: LoadOptions): AsyncGenerator<Annotation> {
+async function* checkedBodies(annotations: AsyncIterable<Annotation>, options: LoadOptions, last: { id: string }): AsyncGenerator<Annotation> {
   for await (const annotation of annotations) {
+    last.id = annotation.id;
     if (hasBodySchema(annotation.body_schema_uri)) {
       const result = validateBody(annotation.body_schema_uri, annotation.body);
       for (const issue of result.errors) {

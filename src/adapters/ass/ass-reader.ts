@@ -5,6 +5,7 @@ import type { LoadedDocument, LoadOptions } from '../adapter.js';
 import { CueFindings } from '../cue-findings.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
+import { placedInFile } from '../refusal-place.js';
 import { fileDecoder } from '../source-text.js';
 import { textLineBatches } from '../text-lines.js';
 import { EventAnnotations } from './ass-annotations.js';
@@ -50,21 +51,43 @@ export async function loadAss(path: string, options: LoadOptions): Promise<Loade
     findings,
   });
 
+  // The line of the event being converted: where a refusal of its annotation is named.
+  let eventLine = 0;
   async function* annotations(): AsyncGenerator<Annotation> {
-    do {
-      for (let i = 0; i < state.events.length; i++) {
-        const annotation = events.convert(state.events[i]);
-        if (annotation !== null) yield annotation;
-      }
-      state.events.length = 0;
-    } while (await pump());
+    try {
+      do {
+        for (let i = 0; i < state.events.length; i++) {
+          eventLine = state.events[i].line;
+          const annotation = events.convert(state.events[i]);
+          if (annotation !== null) yield annotation;
+        }
+        state.events.length = 0;
+      } while (await pump());
+    } catch (error) {
+      throw placedInFile(error, file, { line: eventLine });
+    }
     for (const { name, line } of state.lateSections) {
       findings.note('section_dropped', 'warning', line, 'sections after [Events]', `section ${name} after [Events] not kept: annot keeps the sections that come before the events, where editors write them`);
     }
     findings.finish();
   }
 
-  return { tiers: [makeTier({ name: tier })], meta: metaOf(state), annotations: annotations(), quantization: () => clock.quantization() };
+  return {
+    tiers: [makeTier({ name: tier })],
+    meta: metaOf(state),
+    annotations: annotations(),
+    quantization: () => clock.quantization(),
+    placeOfAnnotation: () => ({ line: eventLine }),
+    placeOfMeta: (key) => ({ path: sectionOfMeta(state, key) }),
+  };
+}
+
+/** The section a metadata entry was read from (sections keep no lines: they are named). */
+function sectionOfMeta(state: AssReadState, key: string): string {
+  if (key === SCRIPT_INFO_META) return '[Script Info]';
+  if (key === STYLES_META) return state.styleSection ?? '[V4+ Styles]';
+  if (key === EVENT_FORMAT_META) return '[Events] Format';
+  return 'the sections before [Events]';
 }
 
 /** The document metadata: what the sections before the events said, each under its key (ass-model.ts). */

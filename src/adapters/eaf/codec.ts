@@ -1,7 +1,8 @@
 import { loadedDocument } from '../loaded-document.js';
 import type { DumpReport, FormatCodec, LoadedDocument, LoadOptions } from '../adapter.js';
 import type { AnnotationStore } from '../../store/store.js';
-import { readSourceText } from '../source-text.js';
+import { readFileSync } from 'node:fs';
+import { decodeSource, readSourceText } from '../source-text.js';
 import { readEaf } from './eaf-reader.js';
 import { writeEaf } from './eaf-writer.js';
 
@@ -9,8 +10,15 @@ import { writeEaf } from './eaf-writer.js';
 export const eafCodec: FormatCodec = {
   async load(path: string, options: LoadOptions): Promise<LoadedDocument> {
     // The text lives only for this read: the annotations are built later from columns of their own.
-    const read = readEaf(await readSourceText(path, options, { xml: true }), options);
-    return loadedDocument({ tiers: read.tiers, meta: read.meta, annotations: read.annotations, clock: read.clock });
+    // A refusal of an annotation built after the text is gone reads the file again for its line.
+    const reread = () => decodeSource(readFileSync(path), { ...options, report: () => {} }, { xml: true });
+    const read = readEaf(await readSourceText(path, options, { xml: true }), options, reread);
+    return loadedDocument({
+      ...read,
+      file: options.sourceName,
+      // The document's parts other than its tiers are kept whole in one metadata entry.
+      placeOfMeta: () => ({ path: 'ANNOTATION_DOCUMENT' }),
+    });
   },
 
   async dump(store: AnnotationStore, path: string): Promise<DumpReport> {

@@ -1,3 +1,4 @@
+import type { Annotation } from '../../model/annotation.js';
 import type { Tier } from '../../model/tier.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
@@ -77,7 +78,12 @@ function buildOrProbe(state: EafReadState, tier: Tier, record: number, probe: Im
   const builder = state.builder as EafAnnotationBuilder;
   if (state.related.has(tier.name) || !state.builtFirst.has(tier.name)) {
     state.builtFirst.add(tier.name);
-    const annotation = builder.alignable(record, tier.name, giftsFor(state, tier), state.clock);
+    let annotation: Annotation;
+    try {
+      annotation = builder.alignable(record, tier.name, giftsFor(state, tier), state.clock);
+    } catch (error) {
+      throw state.refusalOf(error, record);
+    }
     state.prebuilt.set(record, annotation);
     state.recordOfUuid.set(annotation.id, record);
   } else {

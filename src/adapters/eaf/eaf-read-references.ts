@@ -93,7 +93,12 @@ function placeReference(state: EafReadState, tier: Tier, record: number): void {
   }
   const ref = records.ref[record] as string;
   const target = state.recordOfId(ref) as number;
-  const annotation = (state.builder as EafAnnotationBuilder).reference(record, tier.name, giftsFor(state, tier), (state.prebuilt.get(target) as Annotation).id);
+  let annotation: Annotation;
+  try {
+    annotation = (state.builder as EafAnnotationBuilder).reference(record, tier.name, giftsFor(state, tier), (state.prebuilt.get(target) as Annotation).id);
+  } catch (error) {
+    throw state.refusalOf(error, record);
+  }
   state.prebuilt.set(record, annotation);
   state.recordOfUuid.set(annotation.id, record);
   place(state, record);

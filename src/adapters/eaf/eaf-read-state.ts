@@ -2,6 +2,7 @@ import type { Annotation } from '../../model/annotation.js';
 import type { Tier, TierStereotype } from '../../model/tier.js';
 import type { LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
+import { placedInFile } from '../refusal-place.js';
 import type { Finding } from '../finding.js';
 import { ImportClock } from '../import-clock.js';
 import type { SourceLocation } from '../errors.js';
@@ -112,12 +113,21 @@ export class EafReadState {
 
   /** `TIER[2]/ANNOTATION[5]/REF_ANNOTATION`: a record's element, as XPath-like steps. */
   recordPath(record: number): string {
-    const tier = this.records.tier[record];
-    return `TIER[${tier + 1}]/ANNOTATION[${record - this.bulk.tierStart[tier] + 1}]/${this.records.kind[record] === REFERENCE ? 'REF_ANNOTATION' : 'ALIGNABLE_ANNOTATION'}`;
+    return recordPath(this.records, this.bulk.tierStart, record);
+  }
+
+  /** A refusal of the annotation of `record` (the model's: a limit), named at its element (refusal-place.ts). */
+  refusalOf(error: unknown, record: number): unknown {
+    return placedInFile(error, this.file, this.locationOf(record));
   }
 
   locationOf(record: number): SourceLocation {
     return { ...lineAndColumn(this.text, this.records.offset[record]), path: this.recordPath(record) };
+  }
+
+  /** A refusal of what an element says (a tier's name), named at the element. */
+  refusalAt(error: unknown, element: XmlElement, path: string): unknown {
+    return placedInFile(error, this.file, this.elementLocation(element, path));
   }
 
   elementLocation(element: XmlElement, path: string): SourceLocation {
@@ -132,4 +142,10 @@ export class EafReadState {
   recordOfId(id: string): number | undefined {
     return (this.bulk.idIndex as Map<string, number>).get(id);
   }
+}
+
+/** `TIER[2]/ANNOTATION[5]/REF_ANNOTATION`: a record's element, as XPath-like steps (from the columns alone, the text gone or not). */
+export function recordPath(records: AnnotationColumns, tierStart: readonly number[], record: number): string {
+  const tier = records.tier[record];
+  return `TIER[${tier + 1}]/ANNOTATION[${record - tierStart[tier] + 1}]/${records.kind[record] === REFERENCE ? 'REF_ANNOTATION' : 'ALIGNABLE_ANNOTATION'}`;
 }

@@ -18,7 +18,13 @@ export function readTiers(state: EafReadState): void {
   state.failWith(state.bulk.annotationError);
   const drafts = state.tierElements.map((element, index) => tierDraft(state, element, index, names));
   parentsFromReferences(state, drafts);
-  state.tiers = drafts.map((draft) => makeTier({ name: draft.name, stereotype: draft.stereotype, parent: draft.parent, metadata: draft.metadata }));
+  state.tiers = drafts.map((draft, index) => {
+    try {
+      return makeTier({ name: draft.name, stereotype: draft.stereotype, parent: draft.parent, metadata: draft.metadata });
+    } catch (error) {
+      throw state.refusalAt(error, draft.element, `TIER[${index + 1}]`);
+    }
+  });
   state.ordered = parentsFirst(state.tiers);
 }
 

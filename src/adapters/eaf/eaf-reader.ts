@@ -1,6 +1,7 @@
 import type { Annotation } from '../../model/annotation.js';
 import type { Tier } from '../../model/tier.js';
 import type { LoadOptions } from '../adapter.js';
+import type { SourceLocation } from '../errors.js';
 import type { ImportClock } from '../import-clock.js';
 import type { EafAnnotationBuilder, TierGifts } from './eaf-annotation-builder.js';
 import type { AnnotationColumns } from './eaf-bulk.js';
@@ -9,9 +10,10 @@ import { readAlignableAnnotations } from './eaf-read-alignable.js';
 import { reportTierViolations } from './eaf-read-constraints.js';
 import { readHeader } from './eaf-read-header.js';
 import { readReferences } from './eaf-read-references.js';
-import { EafReadState } from './eaf-read-state.js';
+import { EafReadState, recordPath } from './eaf-read-state.js';
 import { readTiers } from './eaf-read-tiers.js';
 import { readTimeSlots } from './eaf-read-time-slots.js';
+import { lineAndColumn } from './xml-scan.js';
 
 export interface ReadEaf {
   tiers: Tier[];
@@ -19,6 +21,8 @@ export interface ReadEaf {
   /** Built as they are consumed (once), in the order a store needs them: parents first. */
   annotations: Iterable<Annotation>;
   clock: ImportClock;
+  /** The element of the annotation being built or handed over last, and its line (see placeOfRecord). */
+  placeOfAnnotation: () => SourceLocation;
 }
 
 /**
@@ -37,7 +41,7 @@ export interface ReadEaf {
  * and columns; then the annotations are built as they are consumed, from columns that hold no
  * reference to the text, which can go as soon as the caller drops it.
  */
-export function readEaf(text: string, options: LoadOptions): ReadEaf {
+export function readEaf(text: string, options: LoadOptions, reread?: () => string): ReadEaf {
   const state = new EafReadState(text, options);
   readHeader(state);
   readTimeSlots(state);
@@ -46,7 +50,25 @@ export function readEaf(text: string, options: LoadOptions): ReadEaf {
   readReferences(state);
   reportTierViolations(state);
   const meta: Record<string, string> = { [EAF_DOCUMENT_META]: JSON.stringify(state.parts) };
-  return { tiers: state.ordered, meta, annotations: built(streamPlan(state)), clock: state.clock };
+  const plan = streamPlan(state);
+  return { tiers: state.ordered, meta, annotations: built(plan), clock: state.clock, placeOfAnnotation: () => placeOfRecord(plan, reread) };
+}
+
+/**
+ * Where a record is, for a refusal of its annotation after the text is gone: its element, and its
+ * line when `reread` gives the text again (the file read anew: a refusal is rare, and holding the
+ * text, or a line per record, for it would cost every read).
+ */
+function placeOfRecord(plan: StreamPlan, reread: (() => string) | undefined): SourceLocation {
+  const { records, tierStart, at } = plan;
+  const path = recordPath(records, tierStart, at.record);
+  let text: string | undefined;
+  try {
+    text = reread?.();
+  } catch {
+    text = undefined; // the file is gone or changed: its element still says where
+  }
+  return text === undefined ? { path } : { ...lineAndColumn(text, records.offset[at.record]), path };
 }
 
 /** What the annotations still to build need: the state without the source text. */
@@ -58,6 +80,9 @@ interface StreamPlan {
   readonly tierNameByIndex: readonly string[];
   readonly giftsOf: ReadonlyMap<string, TierGifts>;
   readonly clock: ImportClock;
+  readonly tierStart: readonly number[];
+  /** The record being built or handed over last. */
+  readonly at: { record: number };
 }
 
 function streamPlan(state: EafReadState): StreamPlan {
@@ -70,6 +95,8 @@ function streamPlan(state: EafReadState): StreamPlan {
     // Every tier with an annotation built later had its first built during the read, so its gifts are known.
     giftsOf: state.giftsOf,
     clock: state.clock,
+    tierStart: state.bulk.tierStart,
+    at: { record: 0 },
   };
 }
 
@@ -79,9 +106,10 @@ function streamPlan(state: EafReadState): StreamPlan {
  * what it is given, not the state, which holds the text.
  */
 function* built(plan: StreamPlan): Generator<Annotation> {
-  const { order, prebuilt, builder, records, tierNameByIndex, giftsOf, clock } = plan;
+  const { order, prebuilt, builder, records, tierNameByIndex, giftsOf, clock, at } = plan;
   for (let index = 0; index < order.length; index++) {
     const record = order[index];
+    at.record = record;
     const ready = prebuilt.get(record);
     if (ready !== undefined) {
       prebuilt.delete(record);

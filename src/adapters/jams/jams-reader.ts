@@ -3,7 +3,9 @@ import { makeTier, type Tier } from '../../model/tier.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import type { LoadedDocument, LoadOptions } from '../adapter.js';
 import { gunzipBounded } from '../bounded-gunzip.js';
+import { InvalidAnnotationError } from '../../model/errors.js';
 import { FormatParseError } from '../errors.js';
+import { placedInFile } from '../refusal-place.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { tierNameInSandbox } from './jams-namespace.js';
 import { importProvenance } from '../import-provenance.js';
@@ -30,6 +32,8 @@ interface JamsAnnotation {
 }
 
 interface Observation {
+  /** The observation's JSON path (in dense data, that of its time). */
+  readonly path: string;
   readonly timePath: string;
   readonly durationPath: string;
   readonly time: number;
@@ -86,7 +90,11 @@ export function readJamsText(text: string, options: LoadOptions): LoadedDocument
     const kept = extractNonFinite(rest, '', nonFinite);
     const jams: Record<string, unknown> = { namespace: namespaces[index], position: index, annotation: kept, dense: isObject(data) };
     if (Object.keys(nonFinite).length > 0) jams.non_finite = nonFinite;
-    tiers.push(makeTier({ name: tierNames[index], metadata: { jams } }));
+    try {
+      tiers.push(makeTier({ name: tierNames[index], metadata: { jams } }));
+    } catch (error) {
+      throw placedInFile(error, file, { path });
+    }
     annotations.push({ tier: tierNames[index], data, path: `${path}.data`, attributedTo: annotatorOf(record.annotation_metadata) });
   });
 
@@ -110,26 +118,35 @@ export function readJamsText(text: string, options: LoadOptions): LoadedDocument
   const extra = Object.fromEntries(Object.entries(document).filter(([key]) => !['annotations', 'file_metadata', 'sandbox'].includes(key)));
   if (Object.keys(extra).length > 0) meta[JAMS_META.extra] = stringifyWithNonFinite(extra);
 
+  // The observation being read: where a refusal of its annotation is named.
+  let placePath = '$';
   async function* generate(): AsyncGenerator<Annotation> {
     for (const annotation of annotations) {
       const provenance = importProvenance('jams', options, annotation.attributedTo);
       for (const observation of observationsOf(annotation.data, annotation.path, file)) {
+        placePath = observation.path;
         const start = clock.seconds(observation.time, observation.timePath);
         const end = start.plus(clock.seconds(observation.duration, observation.durationPath));
         const { body, confidence } = bodyOf(observation);
-        yield makeAnnotation({
-          tier: annotation.tier,
-          reference: mediaRef(assetId, new TimeInterval(start, end)),
-          body,
-          body_schema_uri: JAMS_OBSERVATION_SCHEMA,
-          provenance,
-          confidence,
-        });
+        let built: Annotation;
+        try {
+          built = makeAnnotation({ tier: annotation.tier, reference: mediaRef(assetId, new TimeInterval(start, end)), body, body_schema_uri: JAMS_OBSERVATION_SCHEMA, provenance, confidence });
+        } catch (error) {
+          throw placedInFile(error, file, { path: refusedPath(error, observation.path, annotation.path) });
+        }
+        yield built;
       }
     }
   }
 
-  return { tiers, meta, annotations: generate(), quantization: () => clock.quantization() };
+  return {
+    tiers,
+    meta,
+    annotations: generate(),
+    quantization: () => clock.quantization(),
+    placeOfAnnotation: () => ({ path: placePath }),
+    placeOfMeta: (key) => ({ path: key === JAMS_META.fileMetadata ? '$.file_metadata' : key === JAMS_META.sandbox ? '$.sandbox' : '$' }),
+  };
 }
 
 function isObservationList(path: readonly (string | number)[]): boolean {
@@ -173,6 +190,7 @@ function* observationsOf(data: unknown, path: string, file: string): Generator<O
       const at = `${path}[${index}]`;
       if (!isObject(observation)) throw new FormatParseError(file, { path: at }, 'expected an observation {time, duration, value, confidence}');
       yield {
+        path: at,
         timePath: `${at}.time`,
         durationPath: `${at}.duration`,
         time: timeOf(observation.time, `${at}.time`, file),
@@ -199,6 +217,7 @@ function* observationsOf(data: unknown, path: string, file: string): Generator<O
     }
     for (let index = 0; index < times.length; index++) {
       yield {
+        path: `${path}.time[${index}]`,
         timePath: `${path}.time[${index}]`,
         durationPath: `${path}.duration[${index}]`,
         time: timeOf(times[index], `${path}.time[${index}]`, file),
@@ -211,6 +230,17 @@ function* observationsOf(data: unknown, path: string, file: string): Generator<O
   }
   if (data === undefined || data === null) return;
   throw new FormatParseError(file, { path }, 'expected the annotation data: a list of observations or dense columns {time, duration, value, confidence}');
+}
+
+/**
+ * Where what a refusal names was read: the asset id from the file's metadata, the provenance from
+ * the JAMS annotation's annotator, anything else from the observation.
+ */
+function refusedPath(error: unknown, observationPath: string, dataPath: string): string {
+  const field = error instanceof InvalidAnnotationError ? error.path : '';
+  if (field.startsWith('reference.asset_id')) return '$.file_metadata';
+  if (field.startsWith('provenance')) return `${dataPath.replace(/\.data$/, '')}.annotation_metadata`;
+  return observationPath;
 }
 
 function timeOf(value: unknown, path: string, file: string): number {

@@ -3,7 +3,9 @@ import { isUuid, newAnnotationId, normalizeUuid } from '../../model/ids.js';
 import { makeTier, type Tier } from '../../model/tier.js';
 import type { Fraction } from '../../time/decimal.js';
 import type { LoadedDocument, LoadOptions } from '../adapter.js';
+import type { TimeInterval } from '../../time/time-interval.js';
 import { FormatParseError } from '../errors.js';
+import { placedInFile } from '../refusal-place.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { LazyJsonArray, MAX_JSON_DEPTH, parseJson } from '../json-text.js';
@@ -81,8 +83,16 @@ export function readLabelStudioText(text: string, options: LoadOptions): LoadedD
   if (guessedFramerate > 0) options.report({ code: 'frame_rate_guessed', severity: 'warning', file, location: {}, message: `${guessedFramerate} video results name no frame rate; Label Studio's default of 24 fps was used` });
 
   const clock = new ImportClock(options.rate ?? neededRate, options.strictTime);
-  const tiers: Tier[] = tierNames.map((name) => makeTier({ name }));
+  const tiers: Tier[] = tierNames.map((name, index) => {
+    try {
+      return makeTier({ name });
+    } catch (error) {
+      throw placedInFile(error, file, { path: first.tierPaths[index] });
+    }
+  });
 
+  // The result being read: where a refusal of its annotation is named.
+  let placePath = '$';
   async function* generate(): AsyncGenerator<Annotation> {
     let timed = 0;
     let taskIndex = -1;
@@ -99,27 +109,47 @@ export function readLabelStudioText(text: string, options: LoadOptions): LoadedD
               throw new FormatParseError(file, { path: `${region.path}.value` }, `expected a region with 0 <= start <= end, got start ${region.time.start} and end ${region.time.end} (${region.time.unit})`);
             }
             const interval = regionInterval(region.time, region.framerate, clock, `${region.path}.value`);
-            yield makeAnnotation({
-              id: region.id,
-              tier: region.tier,
-              reference: mediaRef(region.assetId, interval),
-              body: region.body,
-              body_schema_uri: LABEL_STUDIO_REGION_SCHEMA,
-              provenance: importProvenance('label_studio', options, region.attributedTo),
-              confidence: region.confidence,
-            });
+            placePath = region.path;
+            yield builtRegion(region, interval, options, file);
           }
         }
       }
     }
   }
 
-  return { tiers, meta: { [LABEL_STUDIO_TASKS_META]: skeletonText }, annotations: generate(), quantization: () => clock.quantization() };
+  return {
+    tiers,
+    meta: { [LABEL_STUDIO_TASKS_META]: skeletonText },
+    annotations: generate(),
+    quantization: () => clock.quantization(),
+    placeOfAnnotation: () => ({ path: placePath }),
+    // The tasks without their timed results are kept whole in one metadata entry.
+    placeOfMeta: () => ({ path: '$' }),
+  };
+}
+
+/** The annotation of a region; a refusal of it (a limit) is named at the region's result. */
+function builtRegion(region: PendingRegion, interval: TimeInterval, options: LoadOptions, file: string): Annotation {
+  try {
+    return makeAnnotation({
+      id: region.id,
+      tier: region.tier,
+      reference: mediaRef(region.assetId, interval),
+      body: region.body,
+      body_schema_uri: LABEL_STUDIO_REGION_SCHEMA,
+      provenance: importProvenance('label_studio', options, region.attributedTo),
+      confidence: region.confidence,
+    });
+  } catch (error) {
+    throw placedInFile(error, file, { path: region.path });
+  }
 }
 
 /** What the first pass of readLabelStudioText keeps: the skeleton, the tier names and ids, the counts it reports. */
 class FirstPass {
   readonly tierNames: string[] = [];
+  /** The JSON path of the first result on each tier, by the tier's index in tierNames. */
+  readonly tierPaths: string[] = [];
   /** The ids of the timed results, in file order: the skeleton names them, the second pass reuses them. */
   readonly ids: string[] = [];
   untimed = 0;
@@ -148,7 +178,10 @@ class FirstPass {
           const context = { task, taskIndex, kind, container, containerIndex, path: item.path, labelConfig, options, file };
           const region = regionOf(item.result, item.time, regionIdFor(item.result.id, this.usedIds), context);
           if (region.guessed) this.guessedFramerate++;
-          if (!this.tierNames.includes(region.pending.tier)) this.tierNames.push(region.pending.tier);
+          if (!this.tierNames.includes(region.pending.tier)) {
+            this.tierNames.push(region.pending.tier);
+            this.tierPaths.push(region.pending.path);
+          }
           this.ids.push(region.pending.id);
           results.push({ [REGION_PLACEHOLDER]: region.pending.id });
           if (item.time.unit !== 'frames') {

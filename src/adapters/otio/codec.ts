@@ -10,7 +10,8 @@ export const otioCodec: FormatCodec = {
   async load(path: string, options: LoadOptions): Promise<LoadedDocument> {
     // Neither the bytes nor the text outlive their use: the walk below holds only the parsed tree.
     const read = readOtio(parseOtioJson(await readSourceText(path, options), options.sourceName), options);
-    return loadedDocument({ tiers: read.tiers, meta: read.meta, annotations: read.annotations, clock: read.clock });
+    // The timeline's and its top stack's own fields are kept whole in one metadata entry.
+    return loadedDocument({ ...read, file: options.sourceName, placeOfMeta: () => ({ path: '$' }) });
   },
 
   async dump(store: AnnotationStore, path: string): Promise<DumpReport> {

@@ -1,6 +1,7 @@
 import type { Annotation } from '../../model/annotation.js';
 import type { Tier } from '../../model/tier.js';
 import type { LoadOptions } from '../adapter.js';
+import type { SourceLocation } from '../errors.js';
 import type { ImportClock } from '../import-clock.js';
 import type { OtioValue } from './otio-json.js';
 import { OTIO_TIMELINE_META } from './otio-model.js';
@@ -15,6 +16,8 @@ export interface ReadOtio {
   /** Built as they are consumed (once). */
   annotations: Iterable<Annotation>;
   clock: ImportClock;
+  /** The JSON path of the annotation built or handed over last. */
+  placeOfAnnotation: () => SourceLocation;
 }
 
 /**
@@ -29,10 +32,12 @@ export function readOtio(root: OtioValue, options: LoadOptions): ReadOtio {
   const top = topStack(state, root);
   walkTopStack(state, top);
   readTimelineMarkers(state, top);
+  const at = { path: '$' };
   return {
     tiers: state.tiers,
     meta: { [OTIO_TIMELINE_META]: JSON.stringify(top.parts) },
-    annotations: builtAnnotations(state.pending, state.provenance),
+    annotations: builtAnnotations(state.pending, state.provenance, at),
     clock: state.clock,
+    placeOfAnnotation: () => ({ path: at.path }),
   };
 }

@@ -10,16 +10,20 @@ export interface PendingAnnotation {
   readonly interval: TimeInterval;
   readonly body: Record<string, unknown>;
   readonly schema: string;
+  /** The JSON path of the item or marker. */
+  readonly path: string;
 }
 
 /**
  * The annotations, each built when asked for and its parts let go of once it is: a million
- * annotations with their bodies copied would otherwise sit beside the parsed file.
+ * annotations with their bodies copied would otherwise sit beside the parsed file. `at` says the
+ * JSON path of the one built last, for a refusal of it.
  */
-export function* builtAnnotations(pending: Array<PendingAnnotation | undefined>, provenance: AnnotationInit['provenance']): Generator<Annotation> {
+export function* builtAnnotations(pending: Array<PendingAnnotation | undefined>, provenance: AnnotationInit['provenance'], at: { path: string }): Generator<Annotation> {
   for (let index = 0; index < pending.length; index++) {
-    const { id, tier, asset, interval, body, schema } = pending[index] as PendingAnnotation;
+    const { id, tier, asset, interval, body, schema, path } = pending[index] as PendingAnnotation;
     pending[index] = undefined;
+    at.path = path;
     yield makeAnnotation({ id, tier, reference: mediaRef(asset, interval), body, body_schema_uri: schema, provenance });
   }
 }

@@ -1,6 +1,7 @@
 import { makeAnnotation, mediaRef } from '../../model/annotation.js';
 import type { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
+import { placedInFile } from '../refusal-place.js';
 import { checkedBody } from './body-check.js';
 import type { Body } from './read-bodies.js';
 import type { ReadState } from './read-state.js';
@@ -26,6 +27,10 @@ export function keepAnnotation(state: ReadState, found: Found): void {
   const { tier, asset, start, end, schema, id } = found;
   const interval = end.lt(start) ? TimeInterval.point(start) : new TimeInterval(start, end);
   const body = checkedBody(state, found.body, schema, found.path);
-  makeAnnotation({ id, tier, reference: mediaRef(asset, interval), body, body_schema_uri: schema, provenance: state.provenance });
-  state.pending.push({ id, tier, asset, interval, body, schema });
+  try {
+    makeAnnotation({ id, tier, reference: mediaRef(asset, interval), body, body_schema_uri: schema, provenance: state.provenance });
+  } catch (error) {
+    throw placedInFile(error, state.file, { path: found.path });
+  }
+  state.pending.push({ id, tier, asset, interval, body, schema, path: found.path });
 }

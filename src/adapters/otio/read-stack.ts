@@ -19,7 +19,7 @@ export function walkTopStack(state: ReadState, top: TopStack): void {
     const track = isTrack ? layer : syntheticTrack(nameOf(layer), layer);
     const lane = isTrack ? laneTier(state, track) : null;
     if (lane !== null) return walkTrack(state, track, path, { tier: lane, origin: state.zero });
-    const tier = isTrack ? declareTrackTier(state, track, nameOf(track)) : declareLoneItemTier(state, layer, nameOf(layer));
+    const tier = isTrack ? declareTrackTier(state, track, nameOf(track), path) : declareLoneItemTier(state, layer, nameOf(layer), path);
     state.tierOfTrack.set(index, tier);
     if (isTrack) readTrackMarkers(state, track, path, tier, state.zero);
     walkTrack(state, track, path, { tier, origin: state.zero });
@@ -37,6 +37,6 @@ function laneTier(state: ReadState, track: OtioObject): string | null {
 /** The stack's own markers, on a tier of their own (written back onto the stack). */
 export function readTimelineMarkers(state: ReadState, top: TopStack): void {
   if (!Array.isArray(top.markers) || top.markers.length === 0) return;
-  const tier = declareTier(state, 'markers', { otio_role: TIMELINE_MARKERS_ROLE });
+  const tier = declareTier(state, 'markers', { otio_role: TIMELINE_MARKERS_ROLE }, `${top.path}.markers`);
   readMarkers(state, top.markers, `${top.path}.markers`, { tier, asset: state.defaultAsset, origin: state.zero, owner: 'timeline' });
 }

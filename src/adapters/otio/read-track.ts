@@ -107,7 +107,7 @@ function walkNestedStack(state: ReadState, stack: OtioObject, at: Placed, zero: 
     if (!isObject(layer)) return fail(state, path, 'a "Track.1" object, or an item, in the nested stack');
     const label = nestedTierLabel(link.outerTier, 'stack', nameOf(stack), nameOf(layer));
     const isTrack = schemaName(layer) === 'Track' || schemaName(layer) === 'Sequence';
-    const tier = isTrack ? declareTrackTier(state, layer, label, link) : declareLoneItemTier(state, layer, label, link);
+    const tier = isTrack ? declareTrackTier(state, layer, label, path, link) : declareLoneItemTier(state, layer, label, path, link);
     const track = isTrack ? layer : syntheticTrack(nameOf(layer), layer);
     if (isTrack) readTrackMarkers(state, layer, path, tier, zero);
     walkTrack(state, track, path, { tier, origin: zero, bounds: at.visible });
@@ -119,7 +119,7 @@ function walkNestedTrack(state: ReadState, track: OtioObject, at: Placed, zero: 
   const children = Array.isArray(track.children) ? track.children : [];
   const markers = Array.isArray(track.markers) ? track.markers : [];
   if (children.length === 0 && markers.length === 0) return;
-  const tier = declareNestedTrackTier(state, track, nestedTierLabel(link.outerTier, 'track', '', nameOf(track)), link);
+  const tier = declareNestedTrackTier(state, track, nestedTierLabel(link.outerTier, 'track', '', nameOf(track)), at.where, link);
   readMarkers(state, track.markers, `${at.where}.markers`, { tier, asset: state.defaultAsset, origin: zero, owner: 'track' });
   walkTrack(state, track, at.where, { tier, origin: at.start, bounds: at.visible });
 }

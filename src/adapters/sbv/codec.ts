@@ -10,6 +10,7 @@ import { ALL_STAMPS, type DumpOptions, type DumpReport, type FlatSelection, type
 import { CueFindings } from '../cue-findings.js';
 import { cueRunContext, cueRuns } from '../cue-runs.js';
 import { FormatParseError } from '../errors.js';
+import { placedInFile } from '../refusal-place.js';
 import { selectFlatCues } from '../flat-cues.js';
 import { plainCueText } from '../plain-cue-text.js';
 import { ImportClock } from '../import-clock.js';
@@ -47,7 +48,10 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     if (!Number.isSafeInteger(ms)) throw new FormatParseError(options.sourceName, { line, column: 1 }, 'expected a time within 2^53 milliseconds');
     return clock.milliseconds(ms, options.sourceName, line);
   };
+  // The line of the caption being converted: where a refusal of its annotation is named.
+  let cueLine = 0;
   const convert = (cue: SbvCue): Annotation => {
+    cueLine = cue.line;
     // Blocks dropped before the first caption are reported once a caption shows the file is SBV.
     for (const { line, text } of skipped.splice(0)) findings.dropped(line, `block dropped: it has no timing line like "0:00:01.000,0:00:02.000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
     findings.cue(cue.line, cue.startMs, cue.endMs, cue.writtenStart, cue.writtenEnd);
@@ -62,13 +66,17 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   };
 
   async function* annotations(): AsyncGenerator<Annotation> {
-    for await (const lines of textLineBatches(path, decoder)) {
-      parser.push(lines);
+    try {
+      for await (const lines of textLineBatches(path, decoder)) {
+        parser.push(lines);
+        for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
+        cues.length = 0;
+      }
+      parser.end();
       for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
-      cues.length = 0;
+    } catch (error) {
+      throw placedInFile(error, options.sourceName, { line: cueLine });
     }
-    parser.end();
-    for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
     cues.length = 0;
     if (count === 0 && skipped.length > 0) {
       throw new FormatParseError(options.sourceName, { line: skipped[0].line, column: 1 }, `expected a timing line like "0:00:01.000,0:00:02.000", found ${JSON.stringify(skipped[0].text.slice(0, 40))}`);
@@ -76,7 +84,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     findings.finish();
   }
 
-  return { tiers: [makeTier({ name: tier })], meta: {}, annotations: annotations(), quantization: () => clock.quantization() };
+  return { tiers: [makeTier({ name: tier })], meta: {}, annotations: annotations(), quantization: () => clock.quantization(), placeOfAnnotation: () => ({ line: cueLine }) };
 }
 
 export async function dump(store: AnnotationStore, path: string, options: DumpOptions): Promise<DumpReport> {

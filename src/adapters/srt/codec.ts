@@ -8,6 +8,7 @@ import { RationalTime } from '../../time/rational-time.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import { ALL_STAMPS, type DumpOptions, type DumpReport, type FormatCodec, type LoadedDocument, type LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
+import { placedInFile } from '../refusal-place.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { CueFindings } from '../cue-findings.js';
@@ -71,8 +72,11 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   // Blocks dropped before the first cue are reported once a cue shows the file is SRT (else the file is refused).
   const pendingDrops: Array<{ line: number; text: string }> = [];
   let checked = false;
+  // The line of the cue being converted: where a refusal of its annotation is named.
+  let cueLine = 0;
   const convert = (cue: SrtCue): Annotation => {
     const first = !checked;
+    cueLine = cue.line;
     for (const { line, text } of pendingDrops.splice(0)) findings.dropped(line, `block dropped: it has no timing line like "00:00:01,000 --> 00:00:02,000" (it starts ${JSON.stringify(text.slice(0, 40))})`);
     findings.cue(cue.line, cue.startMs, cue.endMs, cue.writtenStart, cue.writtenEnd ?? formatSrtTimestamp(cue.endMs));
     if (cue.nonstandard) {
@@ -110,12 +114,16 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const layout = layoutOf('srt', decoder.shape, { cue_gap: mostCommon(cues.slice(1).map((cue) => cue.blankLinesBefore).filter((lines) => lines >= 1), 1) });
 
   async function* annotations(): AsyncGenerator<Annotation> {
-    for (;;) {
+    try {
+      for (;;) {
+        for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
+        cues.length = 0;
+        if (ended || !(await pull())) break;
+      }
       for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
-      cues.length = 0;
-      if (ended || !(await pull())) break;
+    } catch (error) {
+      throw placedInFile(error, options.sourceName, { line: cueLine });
     }
-    for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
     cues.length = 0;
     const first = firstSkipped as { line: number; text: string } | null;
     if (first !== null && cueCount === 0) {
@@ -129,6 +137,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     meta: layoutMeta(layout),
     annotations: annotations(),
     quantization: () => clock.quantization(),
+    placeOfAnnotation: () => ({ line: cueLine }),
   };
 }
 

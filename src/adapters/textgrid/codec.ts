@@ -7,6 +7,7 @@ import { fractionToDecimal, parseSeconds } from '../../time/decimal.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import type { SourceDecoder } from '../encoding/source-decoder.js';
+import { placedInFile } from '../refusal-place.js';
 import { fileDecoder } from '../source-text.js';
 import { layoutMeta, layoutOf } from '../text-layout.js';
 import { styleChoices, styleOfText } from './text-style.js';
@@ -38,7 +39,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const decoding = fileDecoder(path, options);
   const outline = outlineOf(path, options, decoding.again());
   for (const finding of outline.overlaps) options.report(finding);
-  const { tiers, clock, factory, bound } = readingOf(outline.tiers, options.rate ?? outline.digits.rate(), options);
+  const { tiers, clock, factory, bound } = readingOf(outline, options.rate ?? outline.digits.rate(), options);
   // The tiers merged in order of start time, one reading of the file per tier (each skipping to
   // its tier). Not offered with --strict-time, whose error names the first inexact time in file
   // order, nor for more than MERGED_TIERS tiers, where the readings would cost more than holding the file.
@@ -50,6 +51,7 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
       yield* fileAnnotations(path, options.sourceName, decoding.again(), factory);
     })(),
     quantization: () => clock.quantization(),
+    placeOfAnnotation: () => ({ line: factory.lastLine }),
     ...(tiers.length > 1 && tiers.length <= MERGED_TIERS && options.strictTime !== true ? { inTimeOrder: merged } : {}),
   };
 }
@@ -63,7 +65,7 @@ const MERGED_TIERS = 8;
  * clock: written as they were when the rate holds them, else rounded (and counted) as the items
  * are, so a tier whose last interval ends at its xmax still does after the rounding.
  */
-function readingOf(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>, rate: number, options: LoadOptions) {
+function readingOf(outline: TextGridOutline, rate: number, options: LoadOptions) {
   const clock = new ImportClock(rate, options.strictTime ?? false);
   const bound = (text: string, what: string): string => {
     if (text === '') return text;
@@ -74,7 +76,8 @@ function readingOf(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>, rate: 
     // A rate with no finite decimal (--rate 48000) keeps the fraction, which the writer writes as it writes the items.
     return fractionToDecimal(BigInt(time.v), BigInt(time.r)) ?? `${time.v}/${time.r}`;
   };
-  const tiers = storeTiers(fileTiers.map((tier) => ({ ...tier, xmin: bound(tier.xmin, `the xmin of tier ${JSON.stringify(tier.name)}`), xmax: bound(tier.xmax, `the xmax of tier ${JSON.stringify(tier.name)}`) })));
+  const bounded = outline.tiers.map((tier) => ({ ...tier, xmin: bound(tier.xmin, `the xmin of tier ${JSON.stringify(tier.name)}`), xmax: bound(tier.xmax, `the xmax of tier ${JSON.stringify(tier.name)}`) }));
+  const tiers = storeTiers({ ...outline, tiers: bounded }, options.sourceName);
   const provenance = makeProvenance(importProvenance('textgrid', options));
   const factory = new TextGridAnnotationFactory(tiers, clock, options.assetId ?? DEFAULT_TEXTGRID_ASSET, provenance, options.sourceName);
   return { tiers, clock, factory, bound };
@@ -85,6 +88,8 @@ interface TextGridOutline {
   xmin: string;
   xmax: string;
   tiers: Array<Omit<TextGridTier, 'items'>>;
+  /** The line of each tier's name. */
+  tierLines: number[];
   /** Overlapping intervals, reported once the whole file has parsed (as the whole-file reader does). */
   overlaps: Finding[];
   digits: DecimalDigits;
@@ -97,7 +102,7 @@ interface TextGridOutline {
  */
 function outlineOf(path: string, options: LoadOptions, decoder: SourceDecoder): TextGridOutline {
   const tokens = new TextGridFileTokens(path, options.sourceName, decoder);
-  const outline: TextGridOutline = { xmin: '', xmax: '', tiers: [], overlaps: [], digits: new DecimalDigits() };
+  const outline: TextGridOutline = { xmin: '', xmax: '', tiers: [], tierLines: [], overlaps: [], digits: new DecimalDigits() };
   try {
     let previous: TextGridTier['items'][number] | null = null;
     try {
@@ -109,6 +114,7 @@ function outlineOf(path: string, options: LoadOptions, decoder: SourceDecoder): 
           outline.digits.add(event.xmax);
         } else if (event.kind === 'tier') {
           outline.tiers.push(event.tier);
+          outline.tierLines.push(event.line);
           previous = null;
         } else {
           const { item } = event;
@@ -131,15 +137,19 @@ function outlineOf(path: string, options: LoadOptions, decoder: SourceDecoder): 
   return outline;
 }
 
-/** Store tiers for the file's tiers: unique names, the name as written and the class kept in the metadata. */
-function storeTiers(fileTiers: ReadonlyArray<Omit<TextGridTier, 'items'>>): Tier[] {
+/** Store tiers for the file's tiers: unique names, the name as written and the class kept in the metadata. A refused name is named at its line. */
+function storeTiers(outline: TextGridOutline, file: string): Tier[] {
   const used = new Set<string>();
-  return fileTiers.map((tier, index) => {
+  return outline.tiers.map((tier, index) => {
     const base = tier.name.length > 0 ? tier.name : `(unnamed ${index + 1})`;
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base} (${n})`;
     used.add(name);
-    return makeTier({ name, metadata: { textgrid_name: tier.name, textgrid_class: tier.kind, textgrid_xmin: tier.xmin, textgrid_xmax: tier.xmax } });
+    try {
+      return makeTier({ name, metadata: { textgrid_name: tier.name, textgrid_class: tier.kind, textgrid_xmin: tier.xmin, textgrid_xmax: tier.xmax } });
+    } catch (error) {
+      throw placedInFile(error, file, { line: outline.tierLines[index] });
+    }
   });
 }
 

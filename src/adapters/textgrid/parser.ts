@@ -43,7 +43,8 @@ export interface TextGridTokenSource {
 /** What a TextGrid says, in file order: its bounds, then each tier's header followed by its items. */
 export type TextGridEvent =
   | { readonly kind: 'grid'; readonly xmin: string; readonly xmax: string }
-  | { readonly kind: 'tier'; readonly tier: Omit<TextGridTier, 'items'>; readonly size: number }
+  /** `line`: where the tier's name is written. */
+  | { readonly kind: 'tier'; readonly tier: Omit<TextGridTier, 'items'>; readonly size: number; readonly line: number }
   | { readonly kind: 'item'; readonly item: TextGridTier['items'][number] };
 
 /** The parser, as a stream of events over a stream of tokens, so that a file of any size is read without being held. */
@@ -56,8 +57,8 @@ export function* textGridEvents(tokens: TextGridTokenSource, file: string): Gene
   if (exists.text === 'exists') {
     const size = count(reader.take('number', 'the number of tiers'), file);
     for (let t = 0; t < size; t++) {
-      const { tier, size: entries } = reader.tierHeader(t);
-      yield { kind: 'tier', tier, size: entries };
+      const { tier, size: entries, line } = reader.tierHeader(t);
+      yield { kind: 'tier', tier, size: entries, line };
       for (let k = 0; k < entries; k++) yield { kind: 'item', item: tier.kind === 'IntervalTier' ? reader.interval(k, t) : reader.point(k, t) };
       tierCount++;
     }
@@ -113,17 +114,18 @@ class TokenReader {
   }
 
   /** A tier's class, name, bounds and number of items. */
-  tierHeader(t: number): { tier: Omit<TextGridTier, 'items'>; size: number } {
+  tierHeader(t: number): { tier: Omit<TextGridTier, 'items'>; size: number; line: number } {
     const classToken = this.take('string', `the class of tier ${t + 1} ("IntervalTier" or "TextTier")`);
     if (classToken.text !== 'IntervalTier' && classToken.text !== 'TextTier') {
       throw new FormatParseError(this.file, this.where(classToken), `expected the class "IntervalTier" or "TextTier" for tier ${t + 1}, found ${JSON.stringify(classToken.text)}`);
     }
     const kind = classToken.text;
-    const name = this.take('string', `the name of tier ${t + 1}`).text;
+    const nameToken = this.take('string', `the name of tier ${t + 1}`);
+    const name = nameToken.text;
     const xmin = this.time(`the xmin of tier ${t + 1}`).text;
     const xmax = this.time(`the xmax of tier ${t + 1}`).text;
     const size = count(this.take('number', `the number of ${kind === 'IntervalTier' ? 'intervals' : 'points'} in tier ${t + 1}`), this.file);
-    return { tier: { kind, name, xmin, xmax }, size };
+    return { tier: { kind, name, xmin, xmax }, size, line: nameToken.line };
   }
 
   interval(k: number, t: number): Item {

@@ -4,6 +4,7 @@ import type { Provenance } from '../../model/provenance.js';
 import type { Tier } from '../../model/tier.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import { toMs } from '../flat-cues.js';
+import { placedInFile } from '../refusal-place.js';
 import type { ImportClock } from '../import-clock.js';
 import { textGridEvents, type TextGridTier } from './parser.js';
 import { TextGridFileTokens } from './stream-reader.js';
@@ -14,6 +15,9 @@ type Item = TextGridTier['items'][number];
 
 /** The annotation of one TextGrid item: an interval, or a point where start and end are one. One clock, asset and provenance for the file. */
 export class TextGridAnnotationFactory {
+  /** The line of the item built last: where a refusal of its annotation is named. */
+  lastLine = 0;
+
   constructor(
     private readonly tiers: readonly Tier[],
     private readonly clock: ImportClock,
@@ -23,10 +27,15 @@ export class TextGridAnnotationFactory {
   ) {}
 
   annotation(tierIndex: number, item: Item): Annotation {
+    this.lastLine = item.line;
     const where = `${this.file}:${item.line}`;
     const start = this.clock.seconds(item.start, where);
     const interval = item.start === item.end ? TimeInterval.point(start) : new TimeInterval(start, this.clock.seconds(item.end, where));
-    return makeAnnotation({ tier: this.tiers[tierIndex].name, reference: mediaRef(this.assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance: this.provenance });
+    try {
+      return makeAnnotation({ tier: this.tiers[tierIndex].name, reference: mediaRef(this.assetId, interval), body: { text: item.text }, body_schema_uri: TEXTGRID_LABEL_SCHEMA, provenance: this.provenance });
+    } catch (error) {
+      throw placedInFile(error, this.file, { line: item.line });
+    }
   }
 }
 

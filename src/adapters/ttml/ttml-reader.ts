@@ -4,7 +4,7 @@ import { makeTier, type Tier } from '../../model/tier.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import type { LoadOptions } from '../adapter.js';
 import { scanXml, type StreamedElements, type XmlElement } from '../eaf/xml-scan.js';
-import { FormatParseError } from '../errors.js';
+import { FormatParseError, type SourceLocation } from '../errors.js';
 import type { Finding, FindingSeverity } from '../finding.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
@@ -50,6 +50,10 @@ export interface TtmlReadState {
   readonly open: Array<{ index: number; node: TimedNode; element: TtElement; inherited: Inherited }>;
   /** Line starts, built the first time a finding needs a line. */
   lineStarts: number[] | null;
+  /** The line of each cue's paragraph (by cue index): where a refusal of its annotation is named. */
+  readonly cueLines: number[];
+  /** How far the paragraphs' lines are counted: newlines before `offset` make `line`. */
+  readonly counted: { offset: number; line: number };
 }
 
 /** Findings of one scan, at most 20 per code (and how many more), reported only for the scan kept. */
@@ -102,6 +106,8 @@ export function scanDocument(text: string, file: string, absolute: boolean): Ttm
     cues: new CueColumns(),
     open: [],
     lineStarts: null,
+    cueLines: [],
+    counted: { offset: 0, line: 1 },
   };
   scanXml(text, file, new DocumentScan(state), { mixedContent: true, rootElement: 'tt' });
   finishPass(state);
@@ -191,6 +197,7 @@ export function paragraphPass(state: TtmlReadState, element: TtElement): void {
     return;
   }
   const index = state.cues.push(cue.begin, cue.end, cue.body);
+  state.cueLines[index] = paragraphLine(state, element.offset);
   if (cue.end === null) state.open.push({ index, node, element, inherited });
 }
 
@@ -215,14 +222,16 @@ function paragraphContext(state: TtmlReadState, documentEnd: Seconds | null): Pa
 const NOT_KEPT_ON_ROOT = /^(?:xmlns(?::.*)?|ttp:(?:frameRate|frameRateMultiplier|subFrameRate|tickRate|timeBase|dropMode|clockMode|markerMode|profile|contentProfiles|processorProfiles))$/;
 
 /** The document: one tier of the paragraphs as annotations (built as they are consumed), the head and root attributes as metadata. */
-export function ttmlDocument(state: TtmlReadState, options: LoadOptions): { tiers: Tier[]; meta: Record<string, string>; annotations: Iterable<Annotation>; clock: ImportClock } {
+export function ttmlDocument(state: TtmlReadState, options: LoadOptions): TtmlDocument {
   const tier = options.tier ?? DEFAULT_TTML_TIER;
   const assetId = options.assetId ?? DEFAULT_TTML_ASSET;
   const provenance = makeProvenance(importProvenance('ttml', options));
   const cues = state.cues;
   const clock = new ImportClock(options.rate ?? exactRate(cues), options.strictTime ?? false);
+  let at = 0;
   function* annotations(): Generator<Annotation> {
     for (let index = 0; index < cues.length; index++) {
+      at = index;
       const begin = cues.begin(index);
       const end = cues.end(index) ?? begin;
       const interval = new TimeInterval(clock.seconds(`${begin.num}/${begin.den}`, state.file), clock.seconds(`${end.num}/${end.den}`, state.file));
@@ -233,7 +242,26 @@ export function ttmlDocument(state: TtmlReadState, options: LoadOptions): { tier
   if (state.head.markup.length > 0) meta[TTML_HEAD_META] = JSON.stringify(state.head.markup);
   const rootAttributes = Object.fromEntries(Object.entries(state.root?.attributes ?? {}).filter(([name]) => !NOT_KEPT_ON_ROOT.test(name)));
   if (Object.keys(rootAttributes).length > 0) meta[TTML_ROOT_META] = JSON.stringify(rootAttributes);
-  return { tiers: [makeTier({ name: tier })], meta, annotations: annotations(), clock };
+  return {
+    tiers: [makeTier({ name: tier })],
+    meta,
+    annotations: annotations(),
+    clock,
+    file: state.file,
+    placeOfAnnotation: () => ({ line: state.cueLines[at] }),
+    placeOfMeta: (key) => ({ path: key === TTML_HEAD_META ? 'tt/head' : 'tt' }),
+  };
+}
+
+/** The document ttmlDocument makes, with where its parts were read (see LoadedDocument). */
+export interface TtmlDocument {
+  tiers: Tier[];
+  meta: Record<string, string>;
+  annotations: Iterable<Annotation>;
+  clock: ImportClock;
+  file: string;
+  placeOfAnnotation: () => SourceLocation;
+  placeOfMeta: (key: string) => SourceLocation;
 }
 
 /**
@@ -250,6 +278,15 @@ function exactRate(cues: CueColumns): number {
 
 function note(state: TtmlReadState, offset: number, code: string, severity: FindingSeverity, message: string): void {
   state.findings.add({ code, severity, file: state.file, location: lineOf(state, offset), message });
+}
+
+/** The line of a paragraph: paragraphs come in file order, so the newlines are counted once, from the one before. */
+function paragraphLine(state: TtmlReadState, offset: number): number {
+  const counted = state.counted;
+  if (offset < counted.offset) return lineOf(state, offset).line;
+  for (let at = state.text.indexOf('\n', counted.offset); at !== -1 && at < offset; at = state.text.indexOf('\n', at + 1)) counted.line++;
+  counted.offset = offset;
+  return counted.line;
 }
 
 function lineOf(state: TtmlReadState, offset: number): { line: number; column: number } {

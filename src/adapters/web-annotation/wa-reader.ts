@@ -4,6 +4,7 @@ import { makeTier } from '../../model/tier.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import type { LoadedDocument, LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
+import { placedInFile } from '../refusal-place.js';
 import { decimalRateFor, ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { escapePointer, LazyJsonArray, MAX_JSON_DEPTH, parseJson, parseJsonText } from '../json-text.js';
@@ -100,8 +101,11 @@ export function readWebAnnotationText(text: string, options: LoadOptions): Loade
   if (untimed.length > 0) storeMeta[WEB_ANNOTATION_META.untimed] = JSON.stringify(untimed);
   const usedIds = new Set<string>();
 
+  // The annotation being read: where a refusal of it is named.
+  let placePath = '$';
   async function* generate(): AsyncGenerator<Annotation> {
     for (const { value: annotation, path } of items()) {
+      placePath = path;
       const time = isObject(annotation) ? findTime(annotation.target, '', `${path}.target`, file) : null;
       if (time === null || !isObject(annotation)) continue;
       const asset = options.assetId ?? assetOf(annotation.target, time);
@@ -118,18 +122,24 @@ export function readWebAnnotationText(text: string, options: LoadOptions): Loade
       body.annotation = sourceId === undefined || typeof sourceId === 'string' ? rest : { id: sourceId, ...rest };
       body.target = target;
       body.time = { pointer: time.pointer, fragment: time.fragment, ...(time.inIri ? { in_iri: true } : {}), ...(time.temporal.end === null ? { open_ended: true } : {}) };
-      yield makeAnnotation({
-        id,
-        tier,
-        reference: mediaRef(asset, new TimeInterval(start, end)),
-        body,
-        body_schema_uri: WEB_ANNOTATION_SCHEMA,
-        provenance: importProvenance('web_annotation', options, creatorOf(annotation.creator)),
-      });
+      let built: Annotation;
+      try {
+        built = makeAnnotation({ id, tier, reference: mediaRef(asset, new TimeInterval(start, end)), body, body_schema_uri: WEB_ANNOTATION_SCHEMA, provenance: importProvenance('web_annotation', options, creatorOf(annotation.creator)) });
+      } catch (error) {
+        throw placedInFile(error, file, { path });
+      }
+      yield built;
     }
   }
 
-  return { tiers: timedCount > 0 ? [makeTier({ name: tier })] : [], meta: storeMeta, annotations: generate(), quantization: () => clock.quantization() };
+  return {
+    tiers: timedCount > 0 ? [makeTier({ name: tier })] : [],
+    meta: storeMeta,
+    annotations: generate(),
+    quantization: () => clock.quantization(),
+    placeOfAnnotation: () => ({ path: placePath }),
+    placeOfMeta: () => ({ path: '$' }),
+  };
 }
 
 /** `urn:uuid:<uuid>` (or a bare UUID) as an annotation id; null for any other id. */

@@ -7,6 +7,7 @@ import type { AnnotationStore } from '../../store/store.js';
 import { TimeInterval } from '../../time/time-interval.js';
 import { ALL_STAMPS, type DumpOptions, type DumpReport, type FormatCodec, type LoadedDocument, type LoadOptions } from '../adapter.js';
 import { FormatParseError } from '../errors.js';
+import { placedInFile } from '../refusal-place.js';
 import { ImportClock } from '../import-clock.js';
 import { importProvenance } from '../import-provenance.js';
 import { hasTypedSettings, putSettings, SETTING_FIELDS, settingsOfBody, WEBVTT_CUE_SCHEMA, WEBVTT_CUE_SCHEMA_V1, type WebVttCueBody } from './cue-body.js';
@@ -91,8 +92,10 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   const regionIds = new Set(regions.map((region) => region.id));
   const hasRegion = (id: string): boolean => regionIds.has(id);
   let checked = false;
+  let cueLine = 0; // the timing line of the cue being converted: where a refusal of its annotation is named
   const convert = (cue: WebVttCue): Annotation => {
     const first = !checked;
+    cueLine = cue.line;
     findings.cue(cue.line, cue.startMs, cue.endMs, formatTimestamp(cue.startMs), cue.writtenEnd ?? formatTimestamp(cue.endMs));
     const start = clock.milliseconds(cue.startMs, options.sourceName, cue.line);
     const interval = cue.writtenEnd === null ? new TimeInterval(start, clock.milliseconds(cue.endMs, options.sourceName, cue.line)) : TimeInterval.point(start);
@@ -108,12 +111,16 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
   };
 
   async function* annotations(): AsyncGenerator<Annotation> {
-    for (;;) {
+    try {
+      for (;;) {
+        for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
+        cues.length = 0;
+        if (finished || !(await pump())) break;
+      }
       for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
-      cues.length = 0;
-      if (finished || !(await pump())) break;
+    } catch (error) {
+      throw placedInFile(error, options.sourceName, { line: cueLine });
     }
-    for (let i = 0; i < cues.length; i++) yield convert(cues[i]);
     cues.length = 0;
     findings.finish();
     if (notes.length > 0) options.report({ code: 'note_dropped', severity: 'warning', file: options.sourceName, location: {}, message: `${notes.length} NOTE block${notes.length === 1 ? '' : 's'} after the last cue not kept` });
@@ -128,7 +135,24 @@ export async function load(path: string, options: LoadOptions): Promise<LoadedDo
     },
     annotations: annotations(),
     quantization: () => clock.quantization(),
+    placeOfAnnotation: () => ({ line: cueLine }),
+    placeOfMeta: () => ({ line: largestBlockLine(preambleBlocks, parser.headerLines) }),
   };
+}
+
+/**
+ * Where the metadata was read: the preamble's holds the header and the blocks before the first
+ * cue, so the line of the longest of those blocks, or 1 (the signature line) when the header is longer.
+ */
+function largestBlockLine(blocks: readonly WebVttBlock[], headerLines: readonly string[]): number {
+  let line = 1;
+  let longest = headerLines.reduce((sum, text) => sum + text.length, 0);
+  for (const block of blocks) {
+    if (block.text.length <= longest) continue;
+    longest = block.text.length;
+    line = block.line;
+  }
+  return line;
 }
 
 /** Each NUL of a chunk that starts on `line`, as a finding (the parser replaces them by U+FFFD). */
