@@ -176,6 +176,19 @@ describe('the fal provider', () => {
     expect(env.fal.cancelled()).toEqual([env.fal.submissions()[0].request_id]);
   });
 
+  it('lets a submission under way when the time runs out finish, then cancels the request it queued (none is left running unpaid-for)', async () => {
+    const provider = new FalProvider({ baseUrl: env.fal.url, pollIntervalMs: 2, timeoutMs: 50 });
+    env.fal.setLatency(60_000);
+    let release = (): void => undefined;
+    env.fal.inject({ phase: 'submit', hold: new Promise<void>((resolve) => (release = resolve)) });
+    const pending = rejection(run(provider));
+    // Released well after the 50 ms ran out; should the machine be slower still, the call times out waiting instead: the same outcome.
+    setTimeout(() => release(), 300);
+    expect(await pending).toBeInstanceOf(FalTimeout);
+    expect(env.fal.submissions()).toHaveLength(1);
+    expect(env.fal.cancelled()).toEqual([env.fal.submissions()[0].request_id]);
+  });
+
   it('times out a status request that never answers', async () => {
     const provider = new FalProvider({ baseUrl: env.fal.url, pollIntervalMs: 2, timeoutMs: 150 });
     env.fal.inject({ phase: 'status', hang: true });

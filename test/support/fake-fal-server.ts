@@ -41,6 +41,8 @@ export interface Injection {
   malformed?: boolean;
   /** Destroy the socket without answering (a connection reset). */
   reset?: boolean;
+  /** Answer as usual, but only once this settles (a slow submission the client may give up on meanwhile). */
+  hold?: Promise<void>;
 }
 
 /** What a model "produces": its output JSON, or an error fal reports for the request. */
@@ -171,7 +173,8 @@ export class FakeFalServer {
     if (raw.length > 0) record.body = safeJson(raw.toString('utf8'));
 
     const injection = this.takeInjection(route.phase, route.model);
-    if (injection) return this.answerInjected(injection, res);
+    if (injection?.hold) await injection.hold;
+    else if (injection) return this.answerInjected(injection, res);
 
     if (route.phase === 'asset') return this.serveFile(url.pathname, res);
     if (route.phase === 'unknown') return send(res, 404, { detail: `no route for ${record.method} ${url.pathname}` });

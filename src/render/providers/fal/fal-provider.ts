@@ -25,7 +25,11 @@ const request = (async (...args: Parameters<typeof Undici.request>) => {
 export interface FalProviderOptions {
   /** Queue API base; default the FAL_QUEUE_URL environment variable, else https://queue.fal.run. */
   baseUrl?: string;
-  /** Whole-call limit (submit, queue, run, result); the request is cancelled when it passes. Default 15 min. */
+  /**
+   * Whole-call limit (submit, queue, run, result); the request is cancelled when it passes. A
+   * submission under way then is let finish first, so the request it queued is cancelled, not
+   * left to run unpaid-for. Default 15 min.
+   */
   timeoutMs?: number;
   /** Status polling interval. Default 500 ms (fal's JS client uses the same). */
   pollIntervalMs?: number;
@@ -141,9 +145,12 @@ export class FalProvider implements Provider {
     const onUserAbort = () => controller.abort();
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
     let timedOut = false;
+    // A submission under way when the time runs out is let finish: fal may already have queued it,
+    // and only its ticket lets us cancel it rather than pay for a request nobody collects.
+    let submitting = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      if (!submitting) controller.abort();
     }, this.options.timeoutMs);
     const state: CallState = { modelId, key, queue: new QueueOrigin(this.baseUrl), signal: controller.signal, onEvent: options.onEvent, started: Date.now() };
     let ticket: RequestTicket | undefined;
@@ -165,7 +172,13 @@ export class FalProvider implements Provider {
           ticket = undefined;
         }
       }
-      ticket = await this.submit(state, args);
+      submitting = true;
+      try {
+        ticket = await this.submit(state, args);
+      } finally {
+        submitting = false;
+      }
+      if (timedOut) controller.abort();
       await options.onSubmitted?.(ticket);
       return this.finished(state, ticket, await this.waitForResult(state, ticket));
     } catch (error) {
