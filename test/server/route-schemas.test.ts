@@ -136,6 +136,7 @@ const CASES: Case[] = [
       state.etag = JSON.parse(answer.text).updated[0].etag;
     },
   },
+  { route: 'PATCH /annotations', status: 200, request: () => ({ method: 'PATCH', path: '/annotations', json: { creates: [timed('7', '8')] } }) },
   { route: 'PATCH /annotations', status: 412, request: (s) => ({ method: 'PATCH', path: '/annotations', json: { updates: [{ id: s.id, if_match: '"stale"', patch: { confidence: 0.1 } }] } }) },
   { route: 'PATCH /annotations', status: 428, request: (s) => ({ method: 'PATCH', path: '/annotations', json: { updates: [{ id: s.id, patch: { confidence: 0.1 } }] } }) },
   { route: 'PATCH /annotations', status: 400, request: () => ({ method: 'PATCH', path: '/annotations', json: { updates: [] } }) },
