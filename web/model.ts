@@ -219,4 +219,14 @@ export class TimelineModel {
   laneOf(item: Item): Lane | undefined {
     return this.laneByTier.get(item.wire.tier);
   }
+
+  laneNamed(tier: string): Lane | undefined {
+    return this.laneByTier.get(tier);
+  }
+
+  /** The shortest block of the lane holding `t` (start <= t < end), if any. */
+  holding(lane: Lane, t: number): Item | null {
+    const found = this.visible(lane, t, t).filter((item) => item.start <= t && t < item.end);
+    return found.length === 0 ? null : found.reduce((best, item) => (item.end - item.start < best.end - best.start ? item : best));
+  }
 }
