@@ -1,7 +1,7 @@
 // The keys (and the inspector's buttons) that change the selected block's existence: Delete, S (split at
 // the playhead), M (merge with the next block of the tier), and Ctrl+Z / Ctrl+Shift+Z (undo, redo). Each
 // goes through the API with If-Match; what cannot be done says why (announced, or in the overlay).
-import { blankBody } from './blank-body.js';
+import { newBody } from './blank-body.js';
 import { etagFor } from './etags.js';
 import { labelOf, type Item } from './model.js';
 import type { PageContext } from './page-context.js';
@@ -44,8 +44,7 @@ export async function splitSelected(ctx: PageContext, hooks: ActionHooks): Promi
   if (!(item.start < t && t < item.end)) {
     return ctx.announce(`the playhead (${formatTime(t, ctx.view.format)}) is not inside "${labelOf(item.wire)}": move it inside the block to split it there`);
   }
-  const body = await blankBody(ctx, item.wire.body_schema_uri, '');
-  const edit = splitEdit(item, t, etagFor(ctx, item), body, ctx.view.format);
+  const edit = splitEdit(item, t, etagFor(ctx, item), await newBody(ctx, item.wire.body_schema_uri, ''), ctx.view.format);
   if (!edit) return ctx.announce(`"${labelOf(item.wire)}" cannot be split at ${formatTime(t, ctx.view.format)}`);
   const outcome = await save(ctx, edit);
   const second = outcome?.created[0] && ctx.model.items.get(outcome.created[0].wire.id);

@@ -84,8 +84,7 @@ export function edgePatch(item: Item, edge: 'start' | 'end', time: Time): Partia
 
 /** The boundary two blocks share, at the finer of their rates, so both store the very same time. */
 export function boundaryTime(seconds: number, item: Item, neighbour: Item): Time {
-  const rates = [item, neighbour].flatMap(({ wire }) => (wire.reference.kind === 'media' ? [wire.reference.interval.start.r, wire.reference.interval.end.r] : []));
-  return timeAtRate(Math.max(0, seconds), Math.max(...rates));
+  return timeAtRate(Math.max(0, seconds), Math.max(rateOf(item), rateOf(neighbour)));
 }
 
 /**
@@ -116,10 +115,13 @@ export function retimeEdit(item: Item, grab: Grab, start: number, end: number, n
   };
 }
 
-/** The finer of the rates of an annotation's two times (a symbolic one has none: milliseconds). */
+/** Edits are never coarser than milliseconds: times read as whole seconds ({v: 5, r: 1}) would snap a drag to seconds. */
+const FINEST_COMMON_RATE = 1000;
+
+/** The rate an edit of the annotation writes its times at: the finer of its two times', at least milliseconds. */
 export function rateOf(item: Item): number {
   const reference = item.wire.reference;
-  return reference.kind === 'media' ? Math.max(reference.interval.start.r, reference.interval.end.r) : 1000;
+  return reference.kind === 'media' ? Math.max(reference.interval.start.r, reference.interval.end.r, FINEST_COMMON_RATE) : FINEST_COMMON_RATE;
 }
 
 /** A new text for the block, the rest of its body kept. */

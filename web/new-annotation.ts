@@ -4,7 +4,7 @@
 // inside the parent annotation at the playhead on a dependent tier, the whole parent on an empty
 // TIME_SUBDIVISION, referring to the parent on a symbolic tier; the server judges the rest, and a
 // refusal, the page's or the server's, shows in the overlay.
-import { blankBody, schemaFor } from './blank-body.js';
+import { newBody, schemaFor } from './blank-body.js';
 import { rateOf, timeAtRate } from './edits.js';
 import { labelOf, type Item, type Lane, type TimelineModel } from './model.js';
 import type { PageContext } from './page-context.js';
@@ -94,8 +94,7 @@ function begin(ctx: PageContext, hooks: CreateHooks, planned: Planned, lane: Lan
   const { view, model } = ctx;
   const { start, end, reference } = planned;
   const tier = lane.tier.name;
-  const schema = schemaFor(model, lane);
-  const body = blankBody(ctx, schema, '');
+  const body = newBody(ctx, schemaFor(model, lane), '');
   const span = `${formatTime(start, view.format)} to ${formatTime(end, view.format)}`;
   view.draft = { tier, start, end };
   view.revealSpan(start, end);
@@ -115,7 +114,8 @@ function begin(ctx: PageContext, hooks: CreateHooks, planned: Planned, lane: Lan
         return;
       }
       void (async () => {
-        const input = { tier, reference, body: { ...(await body), text }, body_schema_uri: schema };
+        const { body_schema_uri, body: blank } = await body;
+        const input = { tier, reference, body: { ...blank, text }, body_schema_uri };
         const outcome = await save(ctx, createEdit(input, tier, text, span));
         view.draft = null;
         view.invalidate();

@@ -1,6 +1,7 @@
 // Edits that make or remove annotations, as ELAN's: create, delete, split a block in two at a time,
 // merge a block with the next one of its tier. On a TIME_SUBDIVISION tier a split and a merge keep the
 // parent covered by going in one request with the change of the neighbouring block (PATCH /annotations).
+import type { NewBody } from './blank-body.js';
 import { edgePatch, exact, rateOf, timeAtRate, type Edit } from './edits.js';
 import { labelOf, type Item } from './model.js';
 import { formatTime, type TimeFormat } from './time-format.js';
@@ -18,22 +19,21 @@ export function deleteEdit(item: Item, etag: Promise<string>): Edit {
 
 /**
  * The block cut in two at `seconds` (strictly inside it, at its own rate): it keeps its text and
- * ends there; the new block starts there, with the body `secondBody`, and ends where it ended.
+ * ends there; the new block starts there, with the body `second` (empty of text), and ends where it ended.
  */
-export function splitEdit(item: Item, seconds: number, etag: Promise<string>, secondBody: Record<string, unknown>, format: TimeFormat): Edit | null {
+export function splitEdit(item: Item, seconds: number, etag: Promise<string>, second: NewBody, format: TimeFormat): Edit | null {
   const reference = item.wire.reference;
   if (reference.kind !== 'media') return null;
   const at = timeAtRate(seconds, rateOf(item));
   const patch = edgePatch(item, 'end', at);
   if (!patch) return null;
-  const second = {
+  const input = {
     tier: item.wire.tier,
     reference: { kind: 'media', asset_id: reference.asset_id, interval: { start: at, end: exact(reference.interval.end) } },
-    body: secondBody,
-    body_schema_uri: item.wire.body_schema_uri,
+    ...second,
   };
   const name = `"${labelOf(item.wire)}" at ${formatTime(seconds, format)}`;
-  return { parts: [{ id: item.wire.id, patch, etag, before: item.wire }], creates: [{ input: second }], describe: `split of ${name}`, done: `split ${name} in two` };
+  return { parts: [{ id: item.wire.id, patch, etag, before: item.wire }], creates: [{ input }], describe: `split of ${name}`, done: `split ${name} in two` };
 }
 
 /** The texts of two merged blocks, joined with a space; an empty one adds nothing. */
