@@ -116,6 +116,21 @@ describe('GET /media/peaks', () => {
     expect([...new Int8Array(bytes.buffer, bytes.byteOffset + 24, bytes.length - 24)]).toEqual(expectedPeaks(SAMPLES, 400).map((value) => value >> 8));
   });
 
+  it('answers a window of the pixels (start and end in seconds), saying where it starts, how long the track is and the finest resolution', async () => {
+    const answer = await t.call('GET', '/media/peaks?samples_per_pixel=400&bits=16&start=1&end=2', { headers: auth });
+    expect(answer.status).toBe(200);
+    expectAudiowaveform(answer.json);
+    // Pixels 20 to 39 hold 8,000 to 16,000 samples.
+    expect([answer.json.length, answer.json.data]).toEqual([20, expectedPeaks(SAMPLES, 400).slice(40, 80)]);
+    expect(['first-pixel', 'samples', 'finest'].map((name) => answer.headers.get(`x-annot-peaks-${name}`))).toEqual(['20', String(SAMPLES.length), '8']);
+    const open = await t.call('GET', '/media/peaks?samples_per_pixel=8000&start=2.5', { headers: auth });
+    expect([open.json.length, open.headers.get('x-annot-peaks-first-pixel')]).toEqual([1, '2']);
+    const past = await t.call('GET', '/media/peaks?samples_per_pixel=400&start=10', { headers: auth });
+    expect([past.status, past.json.length, past.json.data]).toEqual([200, 0, []]);
+    const backwards = await t.call('GET', '/media/peaks?start=2&end=1', { headers: auth });
+    expect([backwards.status, backwards.json.error.code, backwards.json.error.parameter ?? backwards.json.error.details.parameter]).toEqual([400, 'ANNOT_INVALID_QUERY', 'end']);
+  });
+
   it('keeps the peaks in the cache folder under the SHA-256 of the media file', async () => {
     await peaks('');
     const digest = execFileSync('sha256sum', [media], { encoding: 'utf8' }).split(' ')[0];

@@ -1,6 +1,9 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { serveCli, type ServedCli } from '../support/serve-cli.js';
 
+// The page's globals as the callbacks given to page.evaluate see them (this file has no DOM types).
+declare const window: { annotTimeline?: { ready: boolean } };
+
 /** What the browser tests read of an annotation over HTTP. */
 export interface Wire {
   id: string;
@@ -38,7 +41,7 @@ export async function openPageSession(executablePath: string, args: string[], ca
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.goto(`${served.url}/`);
-  await page.waitForFunction(() => (window as unknown as { annotTimeline?: { ready: boolean } }).annotTimeline?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.annotTimeline?.ready === true, null, { timeout: 30_000 });
   const api: PageSession['api'] = async (method, path, body, headers = {}) => {
     const response = await fetch(served.url + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();

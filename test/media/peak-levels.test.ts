@@ -72,13 +72,21 @@ describe('PeakBuilder and waveformAt', () => {
     builder.push(chunked(Int16Array.from([1, -2, 300, -400, 5]), [])[0]);
     const waveform = waveformAt(builder.finish(), 1, 8);
     expect([waveform.samples_per_pixel, waveform.length, [...waveform.data]]).toEqual([64, 1, [-2, 1]]);
-    expect(JSON.parse(waveformJson(waveform))).toEqual({ version: 2, channels: 1, sample_rate: 48000, samples_per_pixel: 64, bits: 8, length: 1, data: [-2, 1] });
+    expect(JSON.parse(waveformJson(waveform).toString())).toEqual({ version: 2, channels: 1, sample_rate: 48000, samples_per_pixel: 64, bits: 8, length: 1, data: [-2, 1] });
     const dat = waveformDat(waveform);
     expect([dat.length, dat.readInt32LE(0), dat.readUInt32LE(4), dat.readInt32LE(12), dat.readInt8(24), dat.readInt8(25)]).toEqual([26, 2, 1, 64, -2, 1]);
   });
 
+  it('writes every 16-bit value in JSON as JSON.stringify would', () => {
+    const values = Int16Array.from([-32768, -10000, -9999, -1000, -101, -100, -99, -10, -9, -1, 0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 32767]);
+    const builder = new PeakBuilder(1000);
+    builder.push(chunked(values, [])[0]);
+    const waveform = waveformAt(builder.finish(), 1, 16);
+    expect(JSON.parse(waveformJson(waveform).toString()).data).toEqual(runs(values, 1));
+  });
+
   it('gives an empty track no pixels', () => {
     const waveform = waveformAt(new PeakBuilder(8000).finish(), 256, 8);
-    expect([waveform.length, waveform.data.length, waveformJson(waveform)]).toEqual([0, 0, '{"version":2,"channels":1,"sample_rate":8000,"samples_per_pixel":256,"bits":8,"length":0,"data":[]}']);
+    expect([waveform.length, waveform.data.length, waveformJson(waveform).toString()]).toEqual([0, 0, '{"version":2,"channels":1,"sample_rate":8000,"samples_per_pixel":256,"bits":8,"length":0,"data":[]}']);
   });
 });
