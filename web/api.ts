@@ -49,10 +49,10 @@ export class Api {
     return { value: parsed as T, etag: response.headers.get('ETag'), headers: response.headers };
   }
 
-  /** A GET of bytes (the waveform's binary peaks); a failure is an ApiError as for JSON. */
-  async bytes(path: string): Promise<ArrayBuffer> {
+  /** A GET of bytes (the waveform's binary peaks), with the answer's headers; a failure is an ApiError as for JSON. */
+  async bytes(path: string): Promise<{ bytes: ArrayBuffer; headers: Headers }> {
     const response = await this.fetchAuthorized('GET', path, undefined, {});
-    if (response.ok) return response.arrayBuffer();
+    if (response.ok) return { bytes: await response.arrayBuffer(), headers: response.headers };
     const text = await response.text();
     let parsed: unknown;
     try {

@@ -1,7 +1,7 @@
 // The waveform lane under the axis: the media's peaks at the current zoom, one column a pixel, with the
 // playhead (drawn by the view across every lane) and the selected block's bounds across it, as Praat and
 // ELAN show the signal above the tiers, scaled to its loudest peak. Silence is a flat line through the middle.
-import type { PeakLevel, Waveform } from './waveform.js';
+import type { PeakSource, Waveform } from './waveform.js';
 
 export const WAVE_HEIGHT = 72;
 
@@ -28,9 +28,11 @@ export function drawWaveformLane(ctx: CanvasRenderingContext2D, waveform: Wavefo
   ctx.beginPath();
   ctx.rect(left, top, width - left, WAVE_HEIGHT);
   ctx.clip();
-  if (lane.selection) drawSelection(ctx, lane, lane.selection);
-  const level = waveform.levelFor(lane.pxPerSecond);
-  if (level) drawPeaks(ctx, lane, level, waveform.sampleRate, middle);
+  if (lane.selection) shadeSelection(ctx, lane, lane.selection);
+  const source = waveform.sourceFor(lane.pxPerSecond, lane.timeAt(left), lane.timeAt(width));
+  if (source) drawPeaks(ctx, lane, source, waveform.sampleRate, waveform.loudest, middle);
+  // The bounds over the peaks, so they show on loud audio too.
+  if (lane.selection) drawBounds(ctx, lane, lane.selection);
   ctx.restore();
   drawLabel(ctx, waveform, top, left);
   ctx.strokeStyle = '#dde1ea';
@@ -41,43 +43,42 @@ export function drawWaveformLane(ctx: CanvasRenderingContext2D, waveform: Wavefo
 }
 
 /** One bar per pixel column from its lowest to its highest sample, whole pixels; at least one high, so silence is a line. */
-function drawPeaks(ctx: CanvasRenderingContext2D, lane: WaveGeometry, level: PeakLevel, sampleRate: number, middle: number): void {
+function drawPeaks(ctx: CanvasRenderingContext2D, lane: WaveGeometry, source: PeakSource, sampleRate: number, loudest: number, middle: number): void {
   // Scaled to the loudest peak (quiet recordings still show their shape); silence stays a line.
-  const scale = (WAVE_HEIGHT / 2 - 4) / Math.max(level.loudest, 8);
-  const binsPerSecond = sampleRate / level.samplesPerPixel;
+  const scale = (WAVE_HEIGHT / 2 - 4) / Math.max(loudest, 8);
+  const binsPerSecond = sampleRate / source.samplesPerPixel;
   const centre = Math.round(middle);
+  const extremes = { min: 0, max: 0 };
   ctx.fillStyle = INK;
-  const lastX = Math.min(lane.width, Math.ceil(lane.xOf(level.length / binsPerSecond)));
+  const lastX = Math.min(lane.width, Math.ceil(lane.xOf(source.length / binsPerSecond)));
   for (let x = Math.max(lane.left, Math.floor(lane.xOf(0))); x < lastX; x++) {
     const first = Math.max(0, Math.floor(lane.timeAt(x) * binsPerSecond));
-    const last = Math.min(level.length - 1, Math.max(first, Math.ceil(lane.timeAt(x + 1) * binsPerSecond) - 1));
-    if (first > last) continue;
-    let min = level.pairs[first * 2];
-    let max = level.pairs[first * 2 + 1];
-    for (let bin = first + 1; bin <= last; bin++) {
-      if (level.pairs[bin * 2] < min) min = level.pairs[bin * 2];
-      if (level.pairs[bin * 2 + 1] > max) max = level.pairs[bin * 2 + 1];
-    }
-    const top = Math.min(centre, Math.floor(centre - max * scale));
-    const bottom = Math.max(centre + 1, Math.ceil(centre - min * scale));
+    const last = Math.min(source.length - 1, Math.max(first, Math.ceil(lane.timeAt(x + 1) * binsPerSecond) - 1));
+    if (first > last || !source.extremes(first, last, extremes)) continue;
+    const top = Math.min(centre, Math.floor(centre - extremes.max * scale));
+    const bottom = Math.max(centre + 1, Math.ceil(centre - extremes.min * scale));
     ctx.fillRect(x, top, 1, bottom - top);
   }
 }
 
-/** The selected block's span, shaded, with its two bounds as lines. */
-function drawSelection(ctx: CanvasRenderingContext2D, lane: WaveGeometry, [start, end]: [number, number]): void {
+/** The selected block's span, shaded behind the peaks. */
+function shadeSelection(ctx: CanvasRenderingContext2D, lane: WaveGeometry, [start, end]: [number, number]): void {
   const x0 = lane.xOf(start);
-  const x1 = lane.xOf(end);
-  ctx.fillStyle = 'rgba(255, 209, 102, 0.35)';
-  ctx.fillRect(x0, lane.top, Math.max(x1 - x0, 0), WAVE_HEIGHT);
+  ctx.fillStyle = 'rgba(255, 209, 102, 0.45)';
+  ctx.fillRect(x0, lane.top, Math.max(lane.xOf(end) - x0, 0), WAVE_HEIGHT);
+}
+
+/** The selected block's two bounds as lines across the lane. */
+function drawBounds(ctx: CanvasRenderingContext2D, lane: WaveGeometry, [start, end]: [number, number]): void {
   ctx.strokeStyle = '#b7791f';
-  ctx.lineWidth = 1;
+  ctx.lineWidth = 2;
   ctx.beginPath();
-  for (const x of [x0, x1]) {
-    ctx.moveTo(Math.round(x) + 0.5, lane.top);
-    ctx.lineTo(Math.round(x) + 0.5, lane.top + WAVE_HEIGHT);
+  for (const x of [lane.xOf(start), lane.xOf(end)]) {
+    ctx.moveTo(Math.round(x), lane.top);
+    ctx.lineTo(Math.round(x), lane.top + WAVE_HEIGHT);
   }
   ctx.stroke();
+  ctx.lineWidth = 1;
 }
 
 function drawLabel(ctx: CanvasRenderingContext2D, waveform: Waveform, top: number, left: number): void {
