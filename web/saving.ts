@@ -37,8 +37,17 @@ async function attempt(ctx: PageContext, edit: Edit): Promise<SaveOutcome | null
     const etags = await Promise.all(edit.parts.map((part) => part.etag));
     const deleteEtags = await Promise.all((edit.deletes ?? []).map((part) => part.etag));
     const { outcome, clock } = await send(ctx, edit, etags, deleteEtags);
-    for (const { wire, etag } of [...outcome.updated, ...outcome.created]) ctx.model.upsert(wire, etag);
-    for (const id of outcome.deleted) ctx.model.remove(id);
+    // Without a clock (a proxy that dropped the header) every answer is taken as the newest.
+    const at = clock === null || !Number.isFinite(Number(clock)) ? Infinity : Number(clock);
+    for (const { wire, etag } of [...outcome.updated, ...outcome.created]) {
+      if (at !== Infinity && !ctx.model.isNewer(wire.id, at)) continue; // Someone's later change came first through the stream.
+      if (at !== Infinity) ctx.model.heldAt(wire.id, at);
+      ctx.model.upsert(wire, etag);
+    }
+    for (const id of outcome.deleted) {
+      if (at !== Infinity) ctx.model.heldAt(id, at);
+      ctx.model.remove(id);
+    }
     ctx.refreshInspector();
     const done = edit.done ?? `saved ${edit.describe}`;
     ctx.status(`${done} · clock ${clock ?? '?'}`);
