@@ -3,12 +3,14 @@ import { mkdirSync, readFileSync, writeFileSync, type Stats } from 'node:fs';
 import { endianness } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeAtomically } from '../io/atomic-file.js';
-import { levelsFrom, type PeakLevels } from './peak-levels.js';
+import type { PeakLevel, PeakLevels } from './peak-levels.js';
 
 /** Bumped when what is kept changes: older files are then simply not found. */
-const FORMAT = 'v1';
-const MAGIC = 'ANNOTPK1';
+const FORMAT = 'v2';
+const MAGIC = 'ANNOTPK2';
+/** Magic, sample rate, samples, level count; then per level its samples per pixel and value count; then the values. */
 const HEADER_BYTES = 32;
+const LEVEL_ENTRY_BYTES = 8;
 /** The values are kept little-endian; on such a machine they are copied as they are. */
 const LITTLE_ENDIAN = endianness() === 'LE';
 
@@ -22,11 +24,12 @@ interface DigestNote {
 }
 
 /**
- * Peaks kept in the cache folder (`<cache>/peaks/v1/`), under the SHA-256 of the media file's
+ * Peaks kept in the cache folder (`<cache>/peaks/v2/`), under the SHA-256 of the media file's
  * bytes: a file moved or copied finds its peaks again, a file changed does not find stale ones.
- * Only the finest level is kept (the coarser ones are rebuilt in a few milliseconds). So that a
- * cached answer need not read the whole file again, the digest of a path is noted beside them
- * with the size, modification time and inode it had, and used while those are unchanged.
+ * Every level is kept (twice the finest's size, 22 MB for an hour at 48 kHz), so a new server
+ * answers from the file as it is read, with nothing to rebuild. So that a cached answer need not
+ * read the whole media file again, the digest of a path is noted beside them with the size,
+ * modification time and inode it had, and used while those are unchanged.
  */
 export class PeaksCache {
   readonly dir: string;
@@ -56,28 +59,38 @@ export class PeaksCache {
     }
     if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== MAGIC) return null;
     const sampleRate = bytes.readUInt32LE(8);
-    const samplesPerPixel = bytes.readUInt32LE(12);
     const sampleCount = bytes.readDoubleLE(16);
-    const values = bytes.readUInt32LE(24);
-    if (bytes.length !== HEADER_BYTES + values * 2 || sampleRate === 0 || samplesPerPixel === 0) return null;
-    const pairs = new Int16Array(values);
-    if (LITTLE_ENDIAN) new Uint8Array(pairs.buffer).set(bytes.subarray(HEADER_BYTES));
-    else for (let i = 0; i < values; i++) pairs[i] = bytes.readInt16LE(HEADER_BYTES + i * 2);
-    return levelsFrom(sampleRate, sampleCount, { samplesPerPixel, pairs });
+    const count = bytes.readUInt32LE(24);
+    let at = HEADER_BYTES + count * LEVEL_ENTRY_BYTES;
+    if (sampleRate === 0 || count === 0 || bytes.length < at) return null;
+    const levels: PeakLevel[] = [];
+    for (let index = 0; index < count; index++) {
+      const samplesPerPixel = bytes.readUInt32LE(HEADER_BYTES + index * LEVEL_ENTRY_BYTES);
+      const values = bytes.readUInt32LE(HEADER_BYTES + index * LEVEL_ENTRY_BYTES + 4);
+      if (samplesPerPixel === 0 || at + values * 2 > bytes.length) return null;
+      levels.push({ samplesPerPixel, pairs: int16At(bytes, at, values) });
+      at += values * 2;
+    }
+    return at === bytes.length ? { sampleRate, sampleCount, levels } : null;
   }
 
   /** Keeps the peaks under the digest and notes the file's digest; each file written whole or not at all. */
   async write(path: string, stat: Stats, digest: string, peaks: PeakLevels): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
-    const finest = peaks.levels[0];
-    const bytes = Buffer.alloc(HEADER_BYTES + finest.pairs.length * 2);
+    const tableEnd = HEADER_BYTES + peaks.levels.length * LEVEL_ENTRY_BYTES;
+    const bytes = Buffer.alloc(tableEnd + peaks.levels.reduce((sum, level) => sum + level.pairs.byteLength, 0));
     bytes.write(MAGIC, 0, 'latin1');
     bytes.writeUInt32LE(peaks.sampleRate, 8);
-    bytes.writeUInt32LE(finest.samplesPerPixel, 12);
     bytes.writeDoubleLE(peaks.sampleCount, 16);
-    bytes.writeUInt32LE(finest.pairs.length, 24);
-    if (LITTLE_ENDIAN) bytes.set(new Uint8Array(finest.pairs.buffer, finest.pairs.byteOffset, finest.pairs.byteLength), HEADER_BYTES);
-    else for (let i = 0; i < finest.pairs.length; i++) bytes.writeInt16LE(finest.pairs[i], HEADER_BYTES + i * 2);
+    bytes.writeUInt32LE(peaks.levels.length, 24);
+    let at = tableEnd;
+    peaks.levels.forEach((level, index) => {
+      bytes.writeUInt32LE(level.samplesPerPixel, HEADER_BYTES + index * LEVEL_ENTRY_BYTES);
+      bytes.writeUInt32LE(level.pairs.length, HEADER_BYTES + index * LEVEL_ENTRY_BYTES + 4);
+      if (LITTLE_ENDIAN) bytes.set(new Uint8Array(level.pairs.buffer, level.pairs.byteOffset, level.pairs.byteLength), at);
+      else for (let i = 0; i < level.pairs.length; i++) bytes.writeInt16LE(level.pairs[i], at + i * 2);
+      at += level.pairs.byteLength;
+    });
     await writeAtomically(this.peaksPath(digest), async (temporary) => writeFileSync(temporary, bytes));
     await this.note(path, stat, digest);
   }
@@ -96,4 +109,12 @@ export class PeaksCache {
   private notePath(path: string): string {
     return join(this.dir, 'paths', `${createHash('sha256').update(resolve(path)).digest('hex')}.json`);
   }
+}
+
+/** `values` little-endian 16-bit values at `at`: a view of the bytes read when it can be (no copy), else a copy. */
+function int16At(bytes: Buffer, at: number, values: number): Int16Array {
+  if (LITTLE_ENDIAN && (bytes.byteOffset + at) % 2 === 0) return new Int16Array(bytes.buffer, bytes.byteOffset + at, values);
+  const out = new Int16Array(values);
+  for (let i = 0; i < values; i++) out[i] = bytes.readInt16LE(at + i * 2);
+  return out;
 }

@@ -134,7 +134,7 @@ describe('GET /media/peaks', () => {
   it('keeps the peaks in the cache folder under the SHA-256 of the media file', async () => {
     await peaks('');
     const digest = execFileSync('sha256sum', [media], { encoding: 'utf8' }).split(' ')[0];
-    expect(readdirSync(join(cacheDir, 'peaks', 'v1'))).toContain(`${digest}.peaks`);
+    expect(readdirSync(join(cacheDir, 'peaks', 'v2'))).toContain(`${digest}.peaks`);
   });
 
   it('refuses a query it cannot read, naming the parameter', async () => {
@@ -167,10 +167,11 @@ describe('GET /media/peaks: the cache across servers', () => {
   };
   /** Rewrites every value kept in a cache file, so an answer read from it is told apart from a decoded one. */
   const markCacheFile = () => {
-    const folder = join(cacheDir, 'peaks', 'v1');
+    const folder = join(cacheDir, 'peaks', 'v2');
     for (const name of readdirSync(folder).filter((file) => file.endsWith('.peaks'))) {
       const bytes = readFileSync(join(folder, name));
-      for (let at = 32; at < bytes.length; at += 2) bytes.writeInt16LE(1234, at);
+      // After the 32-byte header and the table of levels (8 bytes each), every value of every level.
+      for (let at = 32 + 8 * bytes.readUInt32LE(24); at < bytes.length; at += 2) bytes.writeInt16LE(1234, at);
       writeFileSync(join(folder, name), bytes);
     }
   };
