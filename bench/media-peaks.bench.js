@@ -2,7 +2,7 @@
 // The waveform of an hour of audio (48 kHz stereo WAV, 691 MB), the budget of issue 34:
 // - GET /media/peaks the first time (decoded with the bundled FFmpeg, hashed, kept in the cache) <= 15 s,
 //   beside FFmpeg alone decoding the same file to nothing;
-// - from the cache <= 0.2 s: the same server again (memory), and a new server reading the cache folder;
+// - from the cache <= 0.2 s: new servers reading the cache folder (median of five), and the same server again (memory);
 // - the page stays fluid while zooming over those peaks (no frame over 50 ms): chromium zooms from the whole
 //   hour to half a millisecond a pixel and back with the wheel, beside the same page and zoom without the waveform.
 // The machine is shared: the figures are given with the load average, and each beside a reference run then.
@@ -78,9 +78,14 @@ async function peaksBudget(media) {
   const cold = await timedGet(first.url + query);
   const warm = await medianGet(first.url + query);
   await first.close();
-  const second = await serve(media, cacheDir, 0);
-  const fromDisk = await timedGet(second.url + query);
-  await second.close();
+  // A new server each time, nothing in its memory: the median of five first answers, from the cache folder.
+  const fresh = [];
+  for (let i = 0; i < 5; i++) {
+    const next = await serve(media, cacheDir, 0);
+    fresh.push(await timedGet(next.url + query));
+    await next.close();
+  }
+  const fromDisk = fresh.sort((a, b) => a.ms - b.ms)[2];
   if ([cold, warm, fromDisk].some(({ status }) => status !== 200)) throw new Error(`peaks answered ${cold.status}, ${warm.status}, ${fromDisk.status}`);
   const floor = await sameBytes(fromDisk.body);
   report({
@@ -95,7 +100,7 @@ async function peaksBudget(media) {
     extra: { load_before: loadBefore, load_after: load() },
   });
   report({
-    name: 'peaks of 1 h from the cache (a new server)',
+    name: 'peaks of 1 h from the cache (a new server, median of 5)',
     figure: fromDisk.ms,
     unit: 'ms',
     reference: 'node:http answering the same 2.4 MB',
@@ -103,7 +108,7 @@ async function peaksBudget(media) {
     higherIsBetter: false,
     met: fromDisk.ms <= 200 && warm.ms <= 200,
     targetText: '<= 200 ms',
-    extra: { same_server_again_ms: warm.ms.toFixed(1), answer: 'samples_per_pixel=512: 337,500 pixels of JSON', load: load() },
+    extra: { slowest_of_5_ms: fresh[4].ms.toFixed(1), same_server_again_ms: warm.ms.toFixed(1), answer: 'samples_per_pixel=512: 337,500 pixels of JSON', load: load() },
   });
 }
 
