@@ -21,6 +21,12 @@ export class ApiError extends Error {
   }
 }
 
+/** A failed response as an ApiError: the server's `{error: {code, message, details}}`, else the status. */
+function errorOf(response: Response, parsed: unknown): ApiError {
+  const error = (parsed as Partial<ErrorBody> | undefined)?.error;
+  return new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? response.statusText, error?.details);
+}
+
 export interface Answer<T> {
   value: T;
   etag: string | null;
@@ -36,20 +42,35 @@ export class Api {
   constructor(private readonly askToken: (retry: boolean) => Promise<string>) {}
 
   async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const response = await this.fetchAuthorized(method, path, body, headers);
+    const text = await response.text();
+    const parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
+    if (!response.ok) throw errorOf(response, parsed);
+    return { value: parsed as T, etag: response.headers.get('ETag'), headers: response.headers };
+  }
+
+  /** A GET of bytes (the waveform's binary peaks), with the answer's headers; a failure is an ApiError as for JSON. */
+  async bytes(path: string): Promise<{ bytes: ArrayBuffer; headers: Headers }> {
+    const response = await this.fetchAuthorized('GET', path, undefined, {});
+    if (response.ok) return { bytes: await response.arrayBuffer(), headers: response.headers };
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    throw errorOf(response, parsed);
+  }
+
+  /** The response, after asking the user for the token on a 401 (then retrying). */
+  private async fetchAuthorized(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       const response = await fetch(path, this.init(method, body, headers));
-      if (response.status === 401 && attempt < 5) {
-        this.token = await this.askToken(this.token !== null);
-        sessionStorage.setItem(TOKEN_KEY, this.token);
-        continue;
-      }
-      const text = await response.text();
-      const parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
-      if (!response.ok) {
-        const error = (parsed as Partial<ErrorBody> | undefined)?.error;
-        throw new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? response.statusText, error?.details);
-      }
-      return { value: parsed as T, etag: response.headers.get('ETag'), headers: response.headers };
+      if (response.status !== 401 || attempt >= 5) return response;
+      await response.body?.cancel();
+      this.token = await this.askToken(this.token !== null);
+      sessionStorage.setItem(TOKEN_KEY, this.token);
     }
   }
 

@@ -1,20 +1,58 @@
-// What the user asked for, as PATCH bodies: a retime, one edge moved, a boundary two blocks share, a new text.
+// What the user asked for, as request bodies: a retime, one edge moved, a boundary two blocks share, a new
+// text (PATCH); and what the edits of split-edits.ts add to them, annotations created and deleted.
 import { labelOf, sameTime, type Item } from './model.js';
 import type { AnnotationWire, Time } from './wire.js';
 
-/** One annotation's part of an edit. */
+/** One annotation's part of an edit: a partial update. */
 export interface EditPart {
   id: string;
   /** What the user asked for, as a PATCH body. */
   patch: Partial<AnnotationWire>;
   /** The ETag of the version the user started from. */
   etag: Promise<string>;
+  /** That version, so the edit can be undone (and the conflict view can show what it would have become). */
+  before: AnnotationWire;
 }
 
-/** What the user did: one annotation changed, or two at once (a shared boundary), saved together or not at all. */
+/** An annotation the edit creates: its wire form as POST /annotations takes it (the id and provenance may be left to the server). */
+export interface CreatePart {
+  input: Record<string, unknown>;
+}
+
+/** An annotation the edit deletes, as the user last saw it, and the ETag of that version. */
+export interface DeletePart {
+  id: string;
+  etag: Promise<string>;
+  before: AnnotationWire;
+}
+
+/** An annotation as the server saved it, with its ETag. */
+export interface Saved {
+  wire: AnnotationWire;
+  etag: string;
+}
+
+/** What a saved edit did: what the undo history records. */
+export interface SaveOutcome {
+  created: Saved[];
+  updated: Saved[];
+  deleted: string[];
+}
+
+/**
+ * What the user did, saved together or not at all: annotations changed (one, or two sharing a
+ * boundary), created, deleted, or several of these at once (a split, a merge).
+ */
 export interface Edit {
   parts: EditPart[];
+  creates?: CreatePart[];
+  deletes?: DeletePart[];
+  /** The edit as a noun phrase: the status line, the overlay, the undo history ("text "the dog"", "split of "the cat" at 0.4 s"). */
   describe: string;
+  /** What is said when it is saved (default "saved <describe>"). */
+  done?: string;
+  /** Run once it is saved instead of recording it in the undo history (an undo or a redo moves its step). */
+  onSaved?: (outcome: SaveOutcome) => void;
 }
 
 export type Grab = 'start' | 'end' | 'move';
@@ -46,8 +84,7 @@ export function edgePatch(item: Item, edge: 'start' | 'end', time: Time): Partia
 
 /** The boundary two blocks share, at the finer of their rates, so both store the very same time. */
 export function boundaryTime(seconds: number, item: Item, neighbour: Item): Time {
-  const rates = [item, neighbour].flatMap(({ wire }) => (wire.reference.kind === 'media' ? [wire.reference.interval.start.r, wire.reference.interval.end.r] : []));
-  return timeAtRate(Math.max(0, seconds), Math.max(...rates));
+  return timeAtRate(Math.max(0, seconds), Math.max(rateOf(item), rateOf(neighbour)));
 }
 
 /**
@@ -58,12 +95,12 @@ export function boundaryTime(seconds: number, item: Item, neighbour: Item): Time
 export function retimeEdit(item: Item, grab: Grab, start: number, end: number, neighbour: Item | null, etagOf: (item: Item) => Promise<string>): Edit | null {
   if (grab === 'move') {
     const patch = retimePatch(item, start, end);
-    return patch ? { parts: [{ id: item.wire.id, patch, etag: etagOf(item) }], describe: `retime of "${labelOf(item.wire)}"` } : null;
+    return patch ? { parts: [{ id: item.wire.id, patch, etag: etagOf(item), before: item.wire }], describe: `retime of "${labelOf(item.wire)}"` } : null;
   }
   const at = grab === 'start' ? start : end;
   if (!neighbour) {
     const patch = edgePatch(item, grab, timeAtRate(Math.max(0, at), rateOf(item)));
-    return patch ? { parts: [{ id: item.wire.id, patch, etag: etagOf(item) }], describe: `${grab} of "${labelOf(item.wire)}"` } : null;
+    return patch ? { parts: [{ id: item.wire.id, patch, etag: etagOf(item), before: item.wire }], describe: `${grab} of "${labelOf(item.wire)}"` } : null;
   }
   const time = boundaryTime(at, item, neighbour);
   const mine = edgePatch(item, grab, time);
@@ -71,20 +108,48 @@ export function retimeEdit(item: Item, grab: Grab, start: number, end: number, n
   if (!mine || !theirs) return null;
   return {
     parts: [
-      { id: item.wire.id, patch: mine, etag: etagOf(item) },
-      { id: neighbour.wire.id, patch: theirs, etag: etagOf(neighbour) },
+      { id: item.wire.id, patch: mine, etag: etagOf(item), before: item.wire },
+      { id: neighbour.wire.id, patch: theirs, etag: etagOf(neighbour), before: neighbour.wire },
     ],
     describe: `boundary of "${labelOf(item.wire)}" and "${labelOf(neighbour.wire)}"`,
   };
 }
 
-/** The finer of the rates of an annotation's two times (a symbolic one has none: milliseconds). */
-function rateOf(item: Item): number {
+/** Edits are never coarser than milliseconds: times read as whole seconds ({v: 5, r: 1}) would snap a drag to seconds. */
+const FINEST_COMMON_RATE = 1000;
+
+/** The rate an edit of the annotation writes its times at: the finer of its two times', at least milliseconds. */
+export function rateOf(item: Item): number {
   const reference = item.wire.reference;
-  return reference.kind === 'media' ? Math.max(reference.interval.start.r, reference.interval.end.r) : 1000;
+  return reference.kind === 'media' ? Math.max(reference.interval.start.r, reference.interval.end.r, FINEST_COMMON_RATE) : FINEST_COMMON_RATE;
 }
 
 /** A new text for the block, the rest of its body kept. */
 export function textEdit(item: Item, text: string, etag: Promise<string>): Edit {
-  return { parts: [{ id: item.wire.id, patch: { body: { ...item.wire.body, text } }, etag }], describe: `text "${text}"` };
+  return { parts: [{ id: item.wire.id, patch: { body: { ...item.wire.body, text } }, etag, before: item.wire }], describe: `text "${text}"` };
+}
+
+/** A time without the `s` (its exact seconds) the server adds to what it answers: {v, r}, as a request sends it. */
+export function exact({ v, r }: Time): Time {
+  return { v, r };
+}
+
+/** An annotation's wire form as a request sends it: the times without their `s`. */
+export function requestForm(wire: AnnotationWire): Record<string, unknown> {
+  const reference = wire.reference;
+  const sent = reference.kind === 'media' ? { ...reference, interval: { start: exact(reference.interval.start), end: exact(reference.interval.end) } } : reference;
+  const provenance = { ...wire.provenance, generated_at_time: exact(wire.provenance.generated_at_time) };
+  return { ...wire, reference: sent, provenance };
+}
+
+/** The fields a PATCH may change. */
+const CHANGEABLE = ['tier', 'body', 'body_schema_uri', 'confidence', 'reference'] as const;
+
+/** The PATCH that turns one version of an annotation into another: the changeable fields that differ. */
+export function patchBetween(from: AnnotationWire, to: AnnotationWire): Partial<AnnotationWire> {
+  const sent = requestForm(to) as Partial<AnnotationWire>;
+  const before = requestForm(from) as Partial<AnnotationWire>;
+  const patch: Record<string, unknown> = {};
+  for (const field of CHANGEABLE) if (JSON.stringify(before[field]) !== JSON.stringify(sent[field])) patch[field] = sent[field] ?? null;
+  return patch as Partial<AnnotationWire>;
 }

@@ -1,10 +1,11 @@
 // The keyboard on the timeline (the keys are listed in keys.ts and by the help overlay on ?).
 // The lanes' keys act while the timeline has the focus (Tab, or a click on the lanes, puts it
-// there) or nothing has; Space, ? and Escape work from anywhere but a text field or a button.
+// there) or nothing has; Space, ? and Escape work from anywhere but a text field or a button, and
+// undo and redo from anywhere but a text field (which has its own).
 import { actionOf, type KeyAction } from './keys.js';
 import type { MediaControl } from './media.js';
-import { entryBlock, moveFrom, type Move } from './navigation.js';
-import type { Item } from './model.js';
+import { entryBlock, moveFrom, nearestIn, type Move } from './navigation.js';
+import type { Item, Lane } from './model.js';
 import type { Nudger } from './nudge.js';
 import type { PageContext } from './page-context.js';
 import { LABEL_WIDTH } from './view.js';
@@ -18,10 +19,19 @@ export interface KeyboardHooks {
   showHelp(): void;
   media: MediaControl;
   nudger: Nudger;
+  /** The lane N creates on became another one (Alt+↑/↓). */
+  activateLane(lane: Lane): void;
+  create(): void;
+  deleteSelected(): void;
+  split(): void;
+  merge(): void;
+  undo(): void;
+  redo(): void;
 }
 
 const MOVES: Partial<Record<KeyAction, Move>> = { previous: 'previous', next: 'next', up: 'up', down: 'down', first: 'first', last: 'last' };
 const ANYWHERE: ReadonlySet<KeyAction> = new Set(['play', 'help', 'cancel']);
+const HISTORY: ReadonlySet<KeyAction> = new Set(['undo', 'redo']);
 
 export function installKeyboard(ctx: PageContext, hooks: KeyboardHooks): void {
   document.addEventListener('keydown', (event) => {
@@ -37,6 +47,7 @@ export function installKeyboard(ctx: PageContext, hooks: KeyboardHooks): void {
 function appliesTo(target: EventTarget | null, action: KeyAction, timeline: HTMLElement, ctx: PageContext): boolean {
   if (action === 'cancel' && ctx.notice.open) return true;
   if (target === timeline || target === document.body || target === null) return true;
+  if (HISTORY.has(action) && target instanceof HTMLElement) return !target.closest('input, textarea, select, [contenteditable], #notice');
   if (!ANYWHERE.has(action) || !(target instanceof HTMLElement)) return false;
   // Text fields, buttons, menus and the player keep their own keys.
   return !target.closest('input, textarea, select, button, audio, video, [contenteditable], #notice');
@@ -73,12 +84,43 @@ function run(ctx: PageContext, hooks: KeyboardHooks, action: KeyAction): void {
       return hooks.showHelp();
     case 'fit':
       return hooks.fit();
+    case 'lane-up':
+    case 'lane-down':
+      return moveLane(ctx, hooks, selected, action === 'lane-up' ? -1 : 1);
+    case 'create':
+      return hooks.create();
+    case 'delete':
+      return hooks.deleteSelected();
+    case 'split':
+      return hooks.split();
+    case 'merge':
+      return hooks.merge();
+    case 'undo':
+      return hooks.undo();
+    case 'redo':
+      return hooks.redo();
     case 'zoom-in':
     case 'zoom-out': {
       const x = selected ? view.xOf((selected.start + selected.end) / 2) : LABEL_WIDTH + view.timelineWidth / 2;
       return view.zoomAt(Math.max(x, LABEL_WIDTH), action === 'zoom-in' ? 1.5 : 1 / 1.5);
     }
   }
+}
+
+/**
+ * Alt+↑/↓: the lane above or below becomes the active one (the one N creates on), empty lanes too;
+ * the block of that lane at the same time (or the nearest) is selected, or none when it has none.
+ */
+function moveLane(ctx: PageContext, hooks: KeyboardHooks, selected: Item | undefined, direction: 1 | -1): void {
+  const { model, view } = ctx;
+  const current = view.activeLane === null ? -1 : model.lanes.findIndex((lane) => lane.tier.name === view.activeLane);
+  const index = current < 0 ? (direction > 0 ? 0 : model.lanes.length - 1) : current + direction;
+  const lane = model.lanes[index];
+  if (!lane) return ctx.announce(direction > 0 ? 'no lane below' : 'no lane above');
+  const at = selected ? (selected.start + selected.end) / 2 : view.playhead ?? (view.viewStart + view.viewEnd) / 2;
+  const block = nearestIn(model, lane, at);
+  if (block) hooks.select(block);
+  hooks.activateLane(lane);
 }
 
 /** `[` or `]`: the edge the nudges move; the same key again goes back to the whole block. */

@@ -60,14 +60,21 @@ function apply(ctx: PageContext, entry: StreamedEntry, hooks: LiveHooks): void {
       break;
     case 'add_annotation':
     case 'update_annotation': {
-      const item = model.upsert(entry.payload.annotation as unknown as AnnotationWire, entry.etag ?? null);
+      const wire = entry.payload.annotation as unknown as AnnotationWire;
+      if (!model.isNewer(wire.id, entry.clock)) break; // The page's own save, already applied (or undone since).
+      model.heldAt(wire.id, entry.clock);
+      const item = model.upsert(wire, entry.etag ?? null);
       hooks.changed(item.wire.id);
       break;
     }
-    case 'delete_annotation':
-      model.remove(String(entry.target_id));
-      hooks.deleted(String(entry.target_id));
+    case 'delete_annotation': {
+      const id = String(entry.target_id);
+      if (!model.isNewer(id, entry.clock)) break;
+      model.heldAt(id, entry.clock);
+      model.remove(id);
+      hooks.deleted(id);
       break;
+    }
     case 'set_meta':
       break;
   }

@@ -43,6 +43,12 @@ export class TimelineModel {
   private laneByTier = new Map<string, Lane>();
   /** The clock of the last op-log entry applied. */
   clock = 0;
+  /**
+   * Per annotation, the clock of the version the page holds (or of its deletion): the page's own
+   * saves answer before the stream brings the same entries, and an entry older than what the page
+   * holds (a deletion, then the page's undo of it under the same id) must not undo it again.
+   */
+  private readonly clocks = new Map<string, number>();
   /** Bumped on every change, so the view knows to redraw. */
   version = 0;
 
@@ -81,6 +87,16 @@ export class TimelineModel {
     // Items that arrived before their tier.
     for (const item of this.items.values()) if (!old.has(item.wire.tier)) this.place(item);
     this.version++;
+  }
+
+  /** Notes that the page holds the annotation (or its deletion) as of `clock`. */
+  heldAt(id: string, clock: number): void {
+    if (clock > (this.clocks.get(id) ?? 0)) this.clocks.set(id, clock);
+  }
+
+  /** Whether an op-log entry about the annotation is newer than what the page holds of it. */
+  isNewer(id: string, clock: number): boolean {
+    return clock > (this.clocks.get(id) ?? 0);
   }
 
   upsert(wire: AnnotationWire, etag: string | null): Item {
@@ -218,5 +234,15 @@ export class TimelineModel {
 
   laneOf(item: Item): Lane | undefined {
     return this.laneByTier.get(item.wire.tier);
+  }
+
+  laneNamed(tier: string): Lane | undefined {
+    return this.laneByTier.get(tier);
+  }
+
+  /** The shortest block of the lane holding `t` (start <= t < end), if any. */
+  holding(lane: Lane, t: number): Item | null {
+    const found = this.visible(lane, t, t).filter((item) => item.start <= t && t < item.end);
+    return found.length === 0 ? null : found.reduce((best, item) => (item.end - item.start < best.end - best.start ? item : best));
   }
 }

@@ -133,7 +133,7 @@ export class Nudger {
     let saved = true;
     if (edit) {
       session.sending = { target: { ...session.target }, neighbourTarget: session.neighbourTarget && { ...session.neighbourTarget } };
-      saved = await save(this.ctx, edit);
+      saved = (await save(this.ctx, edit)) !== null;
       session.sending = null;
     }
     if (session.queued && saved) return; // More nudges came meanwhile: their save is next in the queue.

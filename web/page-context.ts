@@ -1,5 +1,6 @@
 // What the page's parts share: the API, the model and the view, and the ways to talk to the user.
 import type { Api } from './api.js';
+import type { History } from './history.js';
 import type { TimelineModel } from './model.js';
 import type { Notice } from './notice.js';
 import type { TimelineView } from './view.js';
@@ -10,6 +11,8 @@ export interface PageContext {
   readonly view: TimelineView;
   /** The overlay for refusals, conflicts and failures. */
   readonly notice: Notice;
+  /** The page's own edits, to undo and redo. */
+  readonly history: History;
   /** The one-line status in the header (short: it never wraps, so the layout never moves). */
   status(text: string, kind?: 'ok' | 'busy' | 'error'): void;
   /** Said to screen readers through the page's live region. */

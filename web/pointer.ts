@@ -1,12 +1,15 @@
-// The mouse on the lanes: select, drag a block's body or edge to retime it, pan, zoom, seek on the axis.
+// The mouse on the lanes: select, drag a block's body or edge to retime it, drag across an empty stretch
+// of a lane to create an annotation there (a click there moves the playhead and picks the lane), zoom,
+// and seek or pan on the axis and the waveform.
 import { $ } from './dom.js';
 import { retimeEdit, type Grab } from './edits.js';
 import { etagFor } from './etags.js';
-import type { Item } from './model.js';
+import type { Item, Lane } from './model.js';
+import { dragSpan } from './new-annotation.js';
 import type { PageContext } from './page-context.js';
 import { save } from './saving.js';
 import { formatTime } from './time-format.js';
-import { AXIS_HEIGHT, LABEL_WIDTH } from './view.js';
+import { LABEL_WIDTH } from './view.js';
 
 export interface PointerHooks {
   select(item: Item): void;
@@ -14,6 +17,18 @@ export interface PointerHooks {
   edit(item: Item): void;
   /** A press on the lanes puts the keyboard there too. */
   focusTimeline(): void;
+  /** A press on a lane's empty stretch or label: it becomes the lane N creates on. */
+  activateLane(lane: Lane): void;
+  /** A drag across an empty stretch of a lane, released. */
+  createOver(lane: Lane, from: number, to: number): void;
+}
+
+/** A drag across an empty stretch of a lane, drawn as the new block it would make. */
+interface Sweep {
+  lane: Lane;
+  from: number;
+  startX: number;
+  moved: boolean;
 }
 
 interface Drag {
@@ -31,10 +46,11 @@ interface Drag {
 interface PointerState {
   drag: Drag | null;
   pan: { x: number; moved: boolean } | null;
+  sweep: Sweep | null;
 }
 
 export function installPointer(ctx: PageContext, canvas: HTMLCanvasElement, hooks: PointerHooks): void {
-  const state: PointerState = { drag: null, pan: null };
+  const state: PointerState = { drag: null, pan: null, sweep: null };
   const local = (event: MouseEvent) => {
     const box = canvas.getBoundingClientRect();
     return { x: event.clientX - box.left, y: event.clientY - box.top };
@@ -46,7 +62,10 @@ export function installPointer(ctx: PageContext, canvas: HTMLCanvasElement, hook
     press(ctx, state, hooks, local(event), event.clientX);
   });
   window.addEventListener('mousemove', (event) => move(ctx, state, canvas, event, local(event)));
-  window.addEventListener('mouseup', () => release(ctx, state));
+  window.addEventListener('mouseup', (event) => {
+    release(ctx, state);
+    releaseSweep(ctx, state, hooks, local(event).x);
+  });
   canvas.addEventListener('dblclick', (event) => {
     const { x, y } = local(event);
     const hit = ctx.view.hit(x, y);
@@ -62,12 +81,19 @@ export function installPointer(ctx: PageContext, canvas: HTMLCanvasElement, hook
 }
 
 function press(ctx: PageContext, state: PointerState, hooks: PointerHooks, { x, y }: { x: number; y: number }, clientX: number): void {
-  if (y < AXIS_HEIGHT && x > LABEL_WIDTH) {
+  // The axis and the waveform under it: a click seeks, a drag pans.
+  if (y < ctx.view.lanesTop && x > LABEL_WIDTH) {
     hooks.seek(ctx.view.timeAt(x));
     state.pan = { x: clientX, moved: false };
     return;
   }
   const hit = ctx.view.hit(x, y);
+  const lane = ctx.view.laneAt(y);
+  if (!hit && lane) {
+    hooks.activateLane(lane);
+    if (x > LABEL_WIDTH) state.sweep = { lane, from: ctx.view.timeAt(x), startX: x, moved: false };
+    return;
+  }
   if (!hit) {
     state.pan = { x: clientX, moved: false };
     return;
@@ -80,7 +106,15 @@ function press(ctx: PageContext, state: PointerState, hooks: PointerHooks, { x, 
 
 function move(ctx: PageContext, state: PointerState, canvas: HTMLCanvasElement, event: MouseEvent, { x, y }: { x: number; y: number }): void {
   const { view } = ctx;
-  const { drag, pan } = state;
+  const { drag, pan, sweep } = state;
+  if (sweep) {
+    if (Math.abs(x - sweep.startX) > 2) sweep.moved = true;
+    if (!sweep.moved) return;
+    const span = dragSpan(ctx.model, sweep.lane, sweep.from, view.timeAt(x));
+    view.draft = span && { tier: sweep.lane.tier.name, ...span };
+    view.invalidate();
+    return;
+  }
   if (drag) {
     const dt = (x - drag.startX) / view.pxPerSecond;
     if (Math.abs(x - drag.startX) > 2) drag.moved = true;
@@ -108,7 +142,7 @@ function move(ctx: PageContext, state: PointerState, canvas: HTMLCanvasElement, 
   }
   if (event.target === canvas) {
     const hit = view.hit(x, y);
-    canvas.style.cursor = hit ? (hit.grab === 'move' ? 'grab' : 'ew-resize') : y < AXIS_HEIGHT ? 'pointer' : 'default';
+    canvas.style.cursor = hit ? (hit.grab === 'move' ? 'grab' : 'ew-resize') : y < view.lanesTop ? 'pointer' : view.laneAt(y) && x > LABEL_WIDTH ? 'crosshair' : 'default';
     $('cursor-time').textContent = x > LABEL_WIDTH ? formatTime(view.timeAt(x), view.format) : '';
   }
 }
@@ -135,4 +169,17 @@ function release(ctx: PageContext, state: PointerState): void {
       if (now && now.etag === null) ctx.model.upsert(wire, null);
     }
   });
+}
+
+/** A sweep let go: a new annotation over the stretch; no drag at all is a click, which moves the playhead there. */
+function releaseSweep(ctx: PageContext, state: PointerState, hooks: PointerHooks, x: number): void {
+  const { sweep } = state;
+  if (!sweep) return;
+  state.sweep = null;
+  if (!sweep.moved) {
+    hooks.seek(sweep.from);
+    return;
+  }
+  ctx.view.draft = null;
+  hooks.createOver(sweep.lane, sweep.from, ctx.view.timeAt(x));
 }

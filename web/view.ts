@@ -1,6 +1,8 @@
 // Draws the lanes on one canvas, only what is in view, and maps pixels to times and blocks.
 import { labelOf, type Item, type Lane, type TimelineModel } from './model.js';
 import { formatTime, precisionFor, tickStep, type TimeFormat } from './time-format.js';
+import type { Waveform } from './waveform.js';
+import { drawWaveformLane, WAVE_HEIGHT } from './waveform-lane.js';
 
 export const LABEL_WIDTH = 210;
 export const AXIS_HEIGHT = 30;
@@ -28,6 +30,13 @@ export interface Preview {
   end: number;
 }
 
+/** An annotation being created (its text editor open, or a drag across a lane): drawn dashed, saved only when its text is. */
+export interface Draft {
+  tier: string;
+  start: number;
+  end: number;
+}
+
 export class TimelineView {
   viewStart = 0;
   pxPerSecond = 50;
@@ -39,6 +48,11 @@ export class TimelineView {
   focused = false;
   /** The edge the keyboard nudges, drawn as a bar on the selected block; null nudges the whole block. */
   pickedEdge: 'start' | 'end' | null = null;
+  /** The lane new annotations go on (N, a drag across it): the selected block's, or the one picked. */
+  activeLane: string | null = null;
+  draft: Draft | null = null;
+  /** The media's waveform, drawn in a lane under the axis; null without media. */
+  waveform: Waveform | null = null;
   /** A fit asked for before the canvas had a width (the media's duration, 0 if none). */
   private fitPending: number | null = null;
   private readonly ctx: CanvasRenderingContext2D;
@@ -70,13 +84,23 @@ export class TimelineView {
     return this.viewStart + (x - LABEL_WIDTH) / this.pxPerSecond;
   }
 
+  /** Whether the waveform lane is drawn: with media, unless it turned out to have no audio. */
+  get showsWaveform(): boolean {
+    return this.waveform !== null && this.waveform.state !== 'no-audio';
+  }
+
+  /** Where the first lane starts: under the axis, and under the waveform lane when there is one. */
+  get lanesTop(): number {
+    return AXIS_HEIGHT + (this.showsWaveform ? WAVE_HEIGHT : 0);
+  }
+
   laneAt(y: number): Lane | undefined {
-    if (y < AXIS_HEIGHT) return undefined;
-    return this.model.lanes[Math.floor((y - AXIS_HEIGHT) / LANE_HEIGHT)];
+    if (y < this.lanesTop) return undefined;
+    return this.model.lanes[Math.floor((y - this.lanesTop) / LANE_HEIGHT)];
   }
 
   laneTop(lane: Lane): number {
-    return AXIS_HEIGHT + this.model.lanes.indexOf(lane) * LANE_HEIGHT;
+    return this.lanesTop + this.model.lanes.indexOf(lane) * LANE_HEIGHT;
   }
 
   zoomAt(x: number, factor: number): void {
@@ -111,11 +135,7 @@ export class TimelineView {
   /** Scrolls sideways so the block is in view (a third in from the left when it was not), zoom kept. */
   reveal(item: Item): void {
     const [start, end] = this.timesOf(item);
-    const margin = FIT_MARGIN_PX / this.pxPerSecond;
-    if (start >= this.viewStart + margin && end <= this.viewEnd - margin) return;
-    const span = this.viewEnd - this.viewStart;
-    this.viewStart = end - start > span - 2 * margin ? start - margin : start - span / 3;
-    this.invalidate();
+    this.revealSpan(start, end);
   }
 
   invalidate(): void {
@@ -155,6 +175,11 @@ export class TimelineView {
     const lane = item && this.model.laneOf(item);
     if (!item || !lane) return null;
     const [start, end] = this.timesOf(item);
+    return this.centerOf(lane, start, end);
+  }
+
+  /** The centre of a span of a lane in client coordinates (the part in view), or null when none of it is in view. */
+  centerOf(lane: Lane, start: number, end: number): { x: number; y: number } | null {
     const x0 = Math.max(this.xOf(start), LABEL_WIDTH);
     const x1 = Math.min(this.xOf(end), this.width);
     if (x1 < x0) return null;
@@ -162,11 +187,20 @@ export class TimelineView {
     return { x: box.left + (x0 + x1) / 2, y: box.top + this.laneTop(lane) + LANE_HEIGHT / 2 };
   }
 
+  /** Scrolls sideways so a span is in view, as reveal does for a block. */
+  revealSpan(start: number, end: number): void {
+    const margin = FIT_MARGIN_PX / this.pxPerSecond;
+    if (start >= this.viewStart + margin && end <= this.viewEnd - margin) return;
+    const span = this.viewEnd - this.viewStart;
+    this.viewStart = end - start > span - 2 * margin ? start - margin : start - span / 3;
+    this.invalidate();
+  }
+
   /** Redraws when something changed since the last frame. */
   frame(): void {
     const parent = this.canvas.parentElement!;
     const width = parent.clientWidth;
-    const height = Math.max(parent.clientHeight, AXIS_HEIGHT + this.model.lanes.length * LANE_HEIGHT + 8);
+    const height = Math.max(parent.clientHeight, this.lanesTop + this.model.lanes.length * LANE_HEIGHT + 8);
     if (width !== this.width || height !== this.height) {
       const ratio = window.devicePixelRatio || 1;
       this.width = width;
@@ -191,8 +225,22 @@ export class TimelineView {
     ctx.fillStyle = '#fbfbfd';
     ctx.fillRect(0, 0, this.width, this.height);
     this.model.lanes.forEach((lane, index) => this.drawLane(lane, index));
+    if (this.waveform && this.showsWaveform) drawWaveformLane(ctx, this.waveform, this.waveGeometry());
     this.drawAxis();
     this.drawPlayhead();
+  }
+
+  private waveGeometry() {
+    const chosen = this.selected === null ? undefined : this.model.items.get(this.selected);
+    return {
+      top: AXIS_HEIGHT,
+      left: LABEL_WIDTH,
+      width: this.width,
+      pxPerSecond: this.pxPerSecond,
+      timeAt: (x: number) => this.timeAt(x),
+      xOf: (t: number) => this.xOf(t),
+      selection: chosen ? this.timesOf(chosen) : null,
+    };
   }
 
   private drawAxis(): void {
@@ -231,7 +279,7 @@ export class TimelineView {
 
   private drawLane(lane: Lane, index: number): void {
     const { ctx } = this;
-    const top = AXIS_HEIGHT + index * LANE_HEIGHT;
+    const top = this.lanesTop + index * LANE_HEIGHT;
     ctx.fillStyle = index % 2 === 0 ? '#ffffff' : '#f5f6fa';
     ctx.fillRect(LABEL_WIDTH, top, this.width - LABEL_WIDTH, LANE_HEIGHT);
     const color = PALETTE[index % PALETTE.length];
@@ -272,6 +320,7 @@ export class TimelineView {
       else this.drawBlock(selectedItem, this.xOf(start), this.xOf(end), top, color, true);
       this.drawSelectionMarks(this.xOf(start), this.xOf(end), top);
     }
+    if (this.draft && this.draft.tier === lane.tier.name) this.drawDraft(this.draft, top, color);
     ctx.restore();
     this.drawLabel(lane, index, top, color);
   }
@@ -295,11 +344,33 @@ export class TimelineView {
     ctx.lineWidth = 1;
   }
 
-  /** The label column: the tier nested under its parent, its stereotype below its name. */
+  /** A new annotation not saved yet: dashed, so it never passes for a saved one. */
+  private drawDraft(draft: Draft, top: number, color: string): void {
+    const { ctx } = this;
+    const x0 = this.xOf(draft.start);
+    const x1 = Math.max(this.xOf(draft.end), x0 + 2);
+    ctx.fillStyle = 'rgba(79, 124, 255, 0.12)';
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 2;
+    ctx.setLineDash([5, 3]);
+    ctx.beginPath();
+    ctx.roundRect(x0 + 1, top + 6, x1 - x0 - 2, LANE_HEIGHT - 12, 3);
+    ctx.fill();
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.lineWidth = 1;
+  }
+
+  /** The label column: the tier nested under its parent, its stereotype below its name; the active lane marked. */
   private drawLabel(lane: Lane, index: number, top: number, color: string): void {
     const { ctx } = this;
-    ctx.fillStyle = index % 2 === 0 ? '#f3f4f8' : '#eceef4';
+    const active = lane.tier.name === this.activeLane;
+    ctx.fillStyle = active ? '#dfe7ff' : index % 2 === 0 ? '#f3f4f8' : '#eceef4';
     ctx.fillRect(0, top, LABEL_WIDTH, LANE_HEIGHT);
+    if (active) {
+      ctx.fillStyle = '#1d4ed8';
+      ctx.fillRect(0, top, 4, LANE_HEIGHT);
+    }
     ctx.strokeStyle = '#dde1ea';
     ctx.beginPath();
     ctx.moveTo(0, top + LANE_HEIGHT - 0.5);

@@ -1,16 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { defaultCacheDir } from '../io/cache-dir.js';
 import { writeFailure } from '../io/write-failure.js';
 import type { Asset, RequestTicket } from './providers/provider.js';
 
-/** The cache directory: ANNOT_CACHE_DIR, else $XDG_CACHE_HOME/annot, else ~/.cache/annot. */
-export function defaultCacheDir(): string {
-  if (process.env.ANNOT_CACHE_DIR) return resolve(process.env.ANNOT_CACHE_DIR);
-  if (process.env.XDG_CACHE_HOME) return resolve(process.env.XDG_CACHE_HOME, 'annot');
-  return join(homedir(), '.cache', 'annot');
-}
+/** The cache directory: ANNOT_CACHE_DIR, else $XDG_CACHE_HOME/annot, else ~/.cache/annot (src/io/cache-dir.ts). */
+export { defaultCacheDir };
 
 /** The name of the cache's SQLite file in the cache directory. */
 export const CACHE_FILE_NAME = 'render-cache.sqlite';

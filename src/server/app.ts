@@ -118,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     service: options.service,
     maxImportBytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES,
     scratchDir,
+    log,
   };
   // Before the routes: @fastify/swagger documents the routes registered after it.
   await registerApiDocs(app, options.version ?? '0.0.0');

@@ -9,6 +9,8 @@ export interface RouteContext {
   readonly maxImportBytes: number;
   /** A private folder for uploads and exports in flight, removed when the server closes. */
   readonly scratchDir: string;
+  /** Where the server reports what no response carries (the same as its internal errors). */
+  readonly log: (line: string) => void;
 }
 
 /** Who the op-log records as making a change: the `X-Actor` header, else `anonymous`. */

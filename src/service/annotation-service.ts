@@ -16,7 +16,7 @@ import { ATTR_ANNOTATION_COUNT, ATTR_CLOCK, ATTR_MUTATION_COUNT, ATTR_MUTATION_K
 import { withSpan } from '../telemetry/tracing.js';
 import { RationalTime } from '../time/rational-time.js';
 import type { ResolveOptions } from '../time/time-input.js';
-import type { AnnotationPatch, AnnotationUpdate } from './annotation-updates.js';
+import type { AnnotationBatch, AnnotationDeletion, AnnotationPatch, AnnotationUpdate } from './annotation-updates.js';
 import { PreconditionRequiredError } from './errors.js';
 import { assertBatchKeepsTierConstraints, assertKeepsTierConstraints, type AnnotationEdit } from './tier-constraint-guard.js';
 import { checkMutationBounds } from './mutation-bounds.js';
@@ -30,7 +30,14 @@ export const SERVICE_AGENT = 'server:annot';
 /** An annotation as a client sends it: the wire form, where `id` and `provenance` may be left to the service. */
 export type AnnotationInput = Record<string, unknown>;
 
-export type { AnnotationPatch } from './annotation-updates.js';
+export type { AnnotationBatch, AnnotationDeletion, AnnotationPatch, AnnotationUpdate } from './annotation-updates.js';
+
+/** What a batch did: the annotations created and updated, as stored, in the order asked, and those deleted, as they were. */
+export interface BatchResult {
+  readonly created: Annotation[];
+  readonly updated: Annotation[];
+  readonly deleted: Annotation[];
+}
 
 /** What a mutating operation gives back: its result and the clock of its op-log entry. */
 export interface Mutated<T> {
@@ -84,7 +91,14 @@ export class AnnotationService {
    * the rate they must be exact at and the fps of SMPTE timecodes).
    */
   async createAnnotation(input: AnnotationInput, actor: string, times: ResolveOptions = {}): Promise<Mutated<Annotation>> {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new InvalidInputError('annotation: expected a JSON object');
+    const annotation = this.annotationFromInput(input, 'annotation', actor, times);
+    const clock = await this.applyEdit({ before: null, after: annotation }, [{ kind: 'add_annotation', annotation }], actor);
+    return { value: annotation, clock };
+  }
+
+  /** An annotation from its wire form as a client sends it: a missing id generated, a missing provenance the service's, the body checked. */
+  private annotationFromInput(input: AnnotationInput, name: string, actor: string, times: ResolveOptions): Annotation {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new InvalidInputError(`${name}: expected a JSON object`);
     const wire = { ...(resolveWireTimes(input, times) as Record<string, unknown>) };
     if (wire.id === undefined) wire.id = crypto.randomUUID();
     if (wire.provenance === undefined) {
@@ -92,8 +106,7 @@ export class AnnotationService {
     }
     const annotation = annotationFromWire(wire);
     checkBody(annotation);
-    const clock = await this.applyEdit({ before: null, after: annotation }, [{ kind: 'add_annotation', annotation }], actor);
-    return { value: annotation, clock };
+    return annotation;
   }
 
   /** The annotation with this id (AnnotationNotFoundError when there is none). */
@@ -121,37 +134,88 @@ export class AnnotationService {
    */
   async updateAnnotations(updates: readonly AnnotationUpdate[], actor: string, times: ResolveOptions = {}): Promise<Mutated<Annotation[]>> {
     if (!Array.isArray(updates) || updates.length === 0) throw new InvalidInputError('updates: expected a non-empty array of {id, if_match, patch}');
+    const { value, clock } = await this.applyBatch({ updates }, actor, times);
+    return { value: value.updated, clock };
+  }
+
+  /**
+   * Creations, updates and deletions as one edit: a split (an update and a creation) or a merge
+   * (an update and a deletion) on a TIME_SUBDIVISION tier, which either half alone would refuse.
+   * Each update and deletion is guarded by its own `If-Match` (required), the whole is judged by
+   * the tier-constraint guard, and it is applied in one op-log transaction (deletions, then
+   * updates, then creations). All or nothing: a stale ETag (412), a missing one (428), an id in
+   * use (409), a broken constraint (409) or bad input leaves the store unchanged.
+   */
+  async applyBatch(batch: AnnotationBatch, actor: string, times: ResolveOptions = {}): Promise<Mutated<BatchResult>> {
+    const { creates = [], updates = [], deletes = [] } = batch;
+    const count = creates.length + updates.length + deletes.length;
+    if (count === 0) throw new InvalidInputError('batch: expected at least one creation, update or deletion');
+    const single = count === 1;
     const seen = new Set<string>();
-    updates.forEach(({ id, ifMatch, patch }, index) => {
-      const where = updates.length === 1 ? '' : ` (updates[${index}])`;
-      if (ifMatch === undefined || ifMatch.trim() === '') {
-        throw new PreconditionRequiredError(`updating annotation ${id}${where} needs If-Match with the ETag you read (GET it first)`);
-      }
-      if (seen.has(id)) throw new InvalidInputError(`updates[${index}]: annotation ${id} is updated twice in one batch; merge the two patches`);
+    const once = (id: string, where: string) => {
+      if (seen.has(id)) throw new InvalidInputError(`${where}: annotation ${id} appears twice in one batch; merge the two changes`);
       seen.add(id);
-      checkPatch(patch, updates.length === 1 ? 'patch' : `updates[${index}].patch`);
+    };
+    deletes.forEach(({ id, ifMatch }, index) => {
+      const where = single ? '' : ` (deletes[${index}])`;
+      if (ifMatch === undefined || ifMatch.trim() === '') throw new PreconditionRequiredError(`deleting annotation ${id}${where} needs If-Match with the ETag you read (GET it first)`);
+      once(id, `deletes[${index}]`);
     });
-    return this.inEditTurn(async () => {
-      const edits: AnnotationEdit[] = [];
-      let fresh = true;
-      for (const { id, ifMatch, patch } of updates) {
-        const current = await this.getAnnotation(id);
-        const wire = annotationToWire(current) as unknown as Record<string, unknown>;
-        const merged = { ...wire, ...patch, id: current.id, provenance: wire.provenance };
-        // Only a patch that sets the reference has times to resolve; the current ones stay as they are.
-        const revised = annotationFromWire(patch.reference !== undefined ? resolveWireTimes(merged, times) : merged);
-        checkBody(revised);
-        edits.push({ before: current, after: revised });
-        if (!ifMatchSatisfied(ifMatch!, annotationEtag(current))) fresh = false;
-      }
-      // A stale If-Match is the client's to learn first (412, from the store), before whether its edit would fit.
-      if (fresh) await assertBatchKeepsTierConstraints(this.store, edits);
-      const clock = await this.apply(
-        updates.map(({ ifMatch }, index) => ({ kind: 'update_annotation', annotation: edits[index].after!, ifMatch })),
-        actor,
-      );
-      return { value: edits.map(({ after }) => after!), clock };
+    updates.forEach(({ id, ifMatch, patch }, index) => {
+      const where = single ? '' : ` (updates[${index}])`;
+      if (ifMatch === undefined || ifMatch.trim() === '') throw new PreconditionRequiredError(`updating annotation ${id}${where} needs If-Match with the ETag you read (GET it first)`);
+      if (seen.has(id)) throw new InvalidInputError(`updates[${index}]: annotation ${id} is updated twice in one batch; merge the two patches`);
+      once(id, `updates[${index}]`);
+      checkPatch(patch, single ? 'patch' : `updates[${index}].patch`);
     });
+    const created = creates.map((input, index) => this.annotationFromInput(input, single ? 'annotation' : `creates[${index}]`, actor, times));
+    created.forEach(({ id }, index) => once(id, `creates[${index}]`));
+    return this.inEditTurn(() => this.applyCheckedBatch(deletes, updates, created, actor, times));
+  }
+
+  /** The batch read against the store, judged as a whole, then applied in one transaction. */
+  private async applyCheckedBatch(
+    deletes: readonly AnnotationDeletion[],
+    updates: readonly AnnotationUpdate[],
+    created: readonly Annotation[],
+    actor: string,
+    times: ResolveOptions,
+  ): Promise<Mutated<BatchResult>> {
+    const edits: AnnotationEdit[] = [];
+    // A stale If-Match is the client's to learn first (412, from the store), and an id in use
+    // the store's to refuse (409), before whether the edit would fit.
+    let judge = true;
+    const gone: Annotation[] = [];
+    for (const { id, ifMatch } of deletes) {
+      const current = await this.getAnnotation(id);
+      gone.push(current);
+      edits.push({ before: current, after: null });
+      if (!ifMatchSatisfied(ifMatch!, annotationEtag(current))) judge = false;
+    }
+    const updated: Annotation[] = [];
+    for (const { id, ifMatch, patch } of updates) {
+      const current = await this.getAnnotation(id);
+      const wire = annotationToWire(current) as unknown as Record<string, unknown>;
+      const merged = { ...wire, ...patch, id: current.id, provenance: wire.provenance };
+      // Only a patch that sets the reference has times to resolve; the current ones stay as they are.
+      const revised = annotationFromWire(patch.reference !== undefined ? resolveWireTimes(merged, times) : merged);
+      checkBody(revised);
+      updated.push(revised);
+      edits.push({ before: current, after: revised });
+      if (!ifMatchSatisfied(ifMatch!, annotationEtag(current))) judge = false;
+    }
+    for (const annotation of created) {
+      edits.push({ before: null, after: annotation });
+      if (await this.store.get(annotation.id)) judge = false;
+    }
+    if (judge) await assertBatchKeepsTierConstraints(this.store, edits);
+    const mutations: Mutation[] = [
+      ...deletes.map(({ id, ifMatch }): Mutation => ({ kind: 'delete_annotation', id, ifMatch })),
+      ...updates.map(({ ifMatch }, index): Mutation => ({ kind: 'update_annotation', annotation: updated[index], ifMatch })),
+      ...created.map((annotation): Mutation => ({ kind: 'add_annotation', annotation })),
+    ];
+    const clock = await this.apply(mutations, actor);
+    return { value: { created: [...created], updated, deleted: gone }, clock };
   }
 
   /**

@@ -56,7 +56,7 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
     copyFileSync(FIXTURE, file);
     mkdirSync(SHOTS, { recursive: true });
     writeFileSync(join(dir, 'tone.wav'), toneWav(4));
-    served = await serveCli([file, '--media', join(dir, 'tone.wav'), '--save-delay', '100'], { killAfterMs: 600_000 });
+    served = await serveCli([file, '--media', join(dir, 'tone.wav'), '--save-delay', '100'], { killAfterMs: 600_000, env: { ANNOT_CACHE_DIR: join(dir, 'cache') } });
     url = served.url;
     browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -387,13 +387,14 @@ maybe('the timeline page in chromium (annot serve FILE.eaf --media)', () => {
 
 // The README's session: a first annotation at 0.3 s, and a 10 fps video whose frame rate the server reads.
 maybe('the timeline page of the tour (interview.eaf with its video, --no-save)', () => {
+  const { dir, cleanup } = tempDir();
   let served: ServedCli | undefined;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    served = await serveCli([TOUR, '--media', join(ROOT, 'fixtures/tour/interview.mp4'), '--no-save'], { killAfterMs: 600_000 });
+    served = await serveCli([TOUR, '--media', join(ROOT, 'fixtures/tour/interview.mp4'), '--no-save'], { killAfterMs: 600_000, env: { ANNOT_CACHE_DIR: join(dir, 'cache') } });
     browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(`${served.url}/`);
@@ -403,6 +404,7 @@ maybe('the timeline page of the tour (interview.eaf with its video, --no-save)',
   afterAll(async () => {
     await browser?.close();
     await served?.stop();
+    cleanup();
   });
 
   it('fits the whole timeline from 0 s inside the lanes: the 0 s tick and a playhead at 0 are in sight', async () => {

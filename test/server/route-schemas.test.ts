@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mountMcpOverHttp } from '../../src/mcp/http.js';
 import { LIMITS } from '../../src/model/limits.js';
 import { isDocsRoute } from '../../src/server/api-docs.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
+import { tempDir } from '../support/sample-annot.js';
+import { toneSamples, wavBytes } from '../support/wav.js';
 import { WORDS_TIER, wordInput } from './http-client.js';
 
 /**
@@ -52,6 +55,11 @@ interface Answer {
 
 const MEDIA = 'fixtures/talk.vtt';
 const VTT = readFileSync(MEDIA);
+/** The media the server plays and draws the waveform of: a second of tone, in a folder of the test's own with its cache folder. */
+const scratch = tempDir();
+const AUDIO = join(scratch.dir, 'tone.wav');
+writeFileSync(AUDIO, wavBytes(toneSamples(1, 8000), 8000));
+const LIVE = { media: AUDIO, cacheDir: join(scratch.dir, 'cache') };
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'route-schemas-test', version: '1.0.0' } } };
 const get = (path: string, headers?: Record<string, string>): Request => ({ method: 'GET', path, headers });
@@ -136,6 +144,7 @@ const CASES: Case[] = [
       state.etag = JSON.parse(answer.text).updated[0].etag;
     },
   },
+  { route: 'PATCH /annotations', status: 200, request: () => ({ method: 'PATCH', path: '/annotations', json: { creates: [timed('7', '8')] } }) },
   { route: 'PATCH /annotations', status: 412, request: (s) => ({ method: 'PATCH', path: '/annotations', json: { updates: [{ id: s.id, if_match: '"stale"', patch: { confidence: 0.1 } }] } }) },
   { route: 'PATCH /annotations', status: 428, request: (s) => ({ method: 'PATCH', path: '/annotations', json: { updates: [{ id: s.id, patch: { confidence: 0.1 } }] } }) },
   { route: 'PATCH /annotations', status: 400, request: () => ({ method: 'PATCH', path: '/annotations', json: { updates: [] } }) },
@@ -165,6 +174,9 @@ const CASES: Case[] = [
   { route: 'GET /media', status: 200, request: () => get('/media') },
   { route: 'GET /media', status: 206, request: () => get('/media', { range: 'bytes=0-9' }) },
   { route: 'GET /media', status: 416, request: () => get('/media', { range: 'bytes=999999-' }) },
+  { route: 'GET /media/peaks', status: 200, request: () => get('/media/peaks?pixels_per_second=100') },
+  { route: 'GET /media/peaks', status: 200, request: () => get('/media/peaks?samples_per_pixel=64&bits=16&format=dat') },
+  { route: 'GET /media/peaks', status: 400, request: () => get('/media/peaks?bits=3') },
   { route: 'GET /', status: 200, request: () => get('/') },
   { route: 'GET /page/:file', status: 200, request: () => get('/page/app.js') },
   { route: 'GET /page/:file', status: 404, request: () => get('/page/nope.js') },
@@ -180,13 +192,16 @@ describe('every route against its documented schema', () => {
   const state: State = { id: '', etag: '', doomedId: '', doomedEtag: '' };
 
   beforeAll(async () => {
-    server = await startServer({ store: await SqliteStore.open(':memory:'), log: () => {}, live: { media: MEDIA }, mountMcp: mountMcpOverHttp });
+    server = await startServer({ store: await SqliteStore.open(':memory:'), log: () => {}, live: LIVE, mountMcp: mountMcpOverHttp });
     doc = JSON.parse((await send({ method: 'GET', path: '/openapi.json' })).text);
     // The document as one schema: each check refers into it, and its $refs resolve inside it.
     ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     ajv.addSchema(doc, 'openapi.json');
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    scratch.cleanup();
+  });
 
   async function send(request: Request): Promise<Answer> {
     const init: RequestInit = { method: request.method, headers: { ...request.headers } };
@@ -240,7 +255,7 @@ describe('every route against its documented schema', () => {
 
   it('documents every route the app registers, with its method, and nothing else', () => {
     const registered = registeredRoutes(server.app.printRoutes({ commonPrefix: false })).filter((route) => !isDocsRoute(route.split(' ')[1]));
-    expect(registered.length).toBe(28);
+    expect(registered.length).toBe(29);
     for (const route of registered) expect([route, operationOf(route).operation !== undefined]).toEqual([route, true]);
     const documented = Object.values(doc.paths as Json).reduce((count: number, item: Json) => count + Object.keys(item).length, 0);
     expect(documented).toBe(registered.length);
@@ -290,7 +305,7 @@ describe('every route against its documented schema', () => {
   });
 
   it('needs the bearer token exactly where the document says so (security), answering 401 as documented', async () => {
-    const guarded = await startServer({ store: await SqliteStore.open(':memory:'), log: () => {}, live: { media: MEDIA }, mountMcp: mountMcpOverHttp, token: 's3cret' });
+    const guarded = await startServer({ store: await SqliteStore.open(':memory:'), log: () => {}, live: LIVE, mountMcp: mountMcpOverHttp, token: 's3cret' });
     try {
       for (const route of new Set(CASES.map((c) => c.route))) {
         const request = baseCase(route).request(state);

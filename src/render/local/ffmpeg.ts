@@ -1,18 +1,10 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { ffmpegBinary } from '../../io/bundled-ffmpeg.js';
 import { RenderAbortedError } from '../errors.js';
 import { LocalMediaError } from './errors.js';
 
-let ffmpegPath: string | undefined;
-
-/** The ffmpeg binary of the @ffmpeg-installer/ffmpeg package: no system install needed. */
-export function ffmpegBinary(): string {
-  if (!ffmpegPath) {
-    const require = createRequire(import.meta.url);
-    ffmpegPath = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  }
-  return ffmpegPath;
-}
+/** The ffmpeg binary of the @ffmpeg-installer/ffmpeg package: no system install needed (src/io/bundled-ffmpeg.ts). */
+export { ffmpegBinary };
 
 /** Flags that keep encoder versions, dates and random ids out of the output, so bytes repeat. */
 export const BITEXACT_FLAGS = ['-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact', '-map_metadata', '-1', '-threads', '1'];

@@ -4,7 +4,7 @@ import type { Annotation } from '../../model/annotation.js';
 import { annotationToOutput } from '../../model/wire.js';
 import { wireJsonArrayBytes } from '../../model/wire-json.js';
 import type { AnnotationInput, AnnotationPatch } from '../../service/annotation-service.js';
-import { annotationUpdatesFromWire } from '../../service/annotation-updates.js';
+import { annotationBatchFromWire } from '../../service/annotation-updates.js';
 import { PreconditionRequiredError } from '../../service/errors.js';
 import { encodeCursor } from '../../service/read-cursor.js';
 import { parseReadRequest, type ReadRequest } from '../../service/read-request.js';
@@ -81,13 +81,12 @@ const WRITE_PARAMETERS = parameterNames(WRITE_QUERY);
 /** Body of PATCH /annotations: if_match is not required here so that its absence is a 428, as on PATCH /annotations/:id. */
 const BATCH_UPDATE: Json = {
   type: 'object',
-  required: ['updates'],
   additionalProperties: false,
+  description: 'at least one item in all; each annotation at most once',
   properties: {
     updates: {
       type: 'array',
-      minItems: 1,
-      description: 'the updates, applied together or not at all; each annotation at most once',
+      description: 'partial updates, each guarded by its own if_match',
       items: {
         type: 'object',
         required: ['id', 'patch'],
@@ -99,17 +98,30 @@ const BATCH_UPDATE: Json = {
         },
       },
     },
+    creates: { type: 'array', description: 'new annotations, as POST /annotations takes them (an id and a provenance of their own may be given)', items: ref('AnnotationInput') },
+    deletes: {
+      type: 'array',
+      description: 'deletions, each guarded by its own if_match',
+      items: {
+        type: 'object',
+        required: ['id'],
+        additionalProperties: false,
+        properties: {
+          id: ref('Uuid'),
+          if_match: { type: 'string', description: 'the ETag read with GET; required, 428 without it, 412 when it is stale' },
+        },
+      },
+    },
   },
 };
+const SAVED: Json = { type: 'object', required: ['etag', 'annotation'], properties: { etag: { type: 'string' }, annotation: ref('Annotation') } };
 const BATCH_RESULT: Json = {
   type: 'object',
-  required: ['updated'],
+  required: ['updated', 'created', 'deleted'],
   properties: {
-    updated: {
-      type: 'array',
-      description: 'the annotations as updated, in the order of the request, each with its new ETag',
-      items: { type: 'object', required: ['etag', 'annotation'], properties: { etag: { type: 'string' }, annotation: ref('Annotation') } },
-    },
+    updated: { type: 'array', description: 'the annotations as updated, in the order of the request, each with its new ETag', items: SAVED },
+    created: { type: 'array', description: 'the annotations as created, in the order of the request, each with its ETag', items: SAVED },
+    deleted: { type: 'array', description: 'the ids deleted, in the order of the request', items: { type: 'string' } },
   },
 };
 const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: ref('Uuid') } };
@@ -208,19 +220,22 @@ function registerPatchOne(app: FastifyInstance, { service }: RouteContext): void
 }
 
 function registerPatchMany(app: FastifyInstance, { service }: RouteContext): void {
-  // Several annotations at once (the shared boundary of two TIME_SUBDIVISION neighbours): one transaction, judged as a whole.
+  // Several annotations at once (a shared TIME_SUBDIVISION boundary, a split, a merge): one transaction, judged as a whole.
   app.patch('/annotations', {
-    schema: routeSchema('partial updates of several annotations at once, each guarded by its own if_match; all or nothing', {
-      description: 'One op-log transaction: a stale if_match on any item (412), a missing one (428) or a result that breaks a tier constraint (409) changes nothing. The tier constraints are judged on the batch as a whole, so two TIME_SUBDIVISION neighbours can move their shared boundary together.',
+    schema: routeSchema('updates, creations and deletions of several annotations at once, each update and deletion guarded by its own if_match; all or nothing', {
+      description:
+        'One op-log transaction (deletions, then updates, then creations): a stale if_match on any item (412), a missing one (428), an id in use or a result that breaks a tier constraint (409) changes nothing. ' +
+        'The tier constraints are judged on the batch as a whole, so two TIME_SUBDIVISION neighbours can move their shared boundary together, and a block of such a tier can be split (an update and a creation) or merged with its neighbour (an update and a deletion) while the parent stays covered.',
       querystring: WRITE_QUERY,
       headers: headers(ACTOR_HEADER),
       body: { content: { 'application/json': { schema: BATCH_UPDATE } } },
-      response: { 200: json('updated', BATCH_RESULT, CLOCK), ...errors(400, 404, 409, 412, 413, 415, 422, 428) },
+      response: { 200: json('applied', BATCH_RESULT, CLOCK), ...errors(400, 404, 409, 412, 413, 415, 422, 428) },
     }),
   }, async (request, reply) => {
-    const updates = annotationUpdatesFromWire(request.body);
-    const { value, clock } = await service.updateAnnotations(updates, actorOf(request), timeOptions(QueryParams.of(request.query, WRITE_PARAMETERS)));
-    return withClock(reply, clock).send({ updated: value.map((annotation) => ({ etag: annotationEtag(annotation), annotation: annotationToOutput(annotation) })) });
+    const batch = annotationBatchFromWire(request.body);
+    const { value, clock } = await service.applyBatch(batch, actorOf(request), timeOptions(QueryParams.of(request.query, WRITE_PARAMETERS)));
+    const saved = (annotation: Annotation) => ({ etag: annotationEtag(annotation), annotation: annotationToOutput(annotation) });
+    return withClock(reply, clock).send({ updated: value.updated.map(saved), created: value.created.map(saved), deleted: value.deleted.map(({ id }) => id) });
   });
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { defaultCacheDir } from '../../io/cache-dir.js';
 import type { RouteContext } from '../route-context.js';
 import { registerMediaRoutes } from './media.js';
+import { registerPeaksRoute } from './media-peaks.js';
 import { registerOpLogStreamRoutes, type OpLogStreamOptions } from './oplog-stream.js';
 import { registerPageRoutes } from './page.js';
 
@@ -8,11 +10,14 @@ import { registerPageRoutes } from './page.js';
 export interface LiveOptions extends OpLogStreamOptions {
   /** A local media file served at /media and played by the page. */
   readonly media?: string;
+  /** Where the media's peaks are kept (default: the cache folder, ANNOT_CACHE_DIR or ~/.cache/annot). */
+  readonly cacheDir?: string;
 }
 
-/** The timeline page at `/`, its assets, the op-log as Server-Sent Events and the media. */
+/** The timeline page at `/`, its assets, the op-log as Server-Sent Events, the media and its peaks. */
 export function registerLiveRoutes(app: FastifyInstance, context: RouteContext, options: LiveOptions = {}): void {
   registerOpLogStreamRoutes(app, context, options);
   registerMediaRoutes(app, options.media);
+  registerPeaksRoute(app, { media: options.media, cacheDir: options.cacheDir ?? defaultCacheDir(), log: context.log });
   registerPageRoutes(app, { media: options.media });
 }
