@@ -1,0 +1,58 @@
+// Writes the start-up fast path as one CommonJS file with its V8 code cache (issue 33), which
+// bin/run.js loads through bin/load-fast-path.js:
+// - dist/cli/fast-path.cjs: src/cli/fast-entry.ts and every module of ours it reaches (a command's
+//   body still runs only when the command does), with packages left to node_modules, and a source
+//   map to src/ for stack traces (ANNOT_DEBUG=1);
+// - dist/cli/fast-path.cjs.cache: the code V8 compiled while a separate process ran small
+//   conversions, a validation and a query with the bundle (scripts/train-fast-path.mjs).
+// Loading 120 modules one by one cost more than all the work of a small conversion: resolving,
+// reading and compiling each. `npm run build` and the incremental build of `npm test` run this.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outfile = join(root, 'dist', 'cli', 'fast-path.cjs');
+
+/**
+ * `import.meta.url` of each module becomes the URL of that module's own output in dist/src, so
+ * what a module finds beside itself (generated validators, the schemas folder, the page's files)
+ * is found from the bundle too.
+ */
+const moduleUrls = {
+  name: 'module-urls',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      const own = relative(dirname(outfile), join(root, 'dist', relative(root, args.path))).replace(/\.ts$/, '.js').split('\\').join('/');
+      return { contents: source.replaceAll('import.meta.url', `__annotModuleUrl(${JSON.stringify(own)})`), loader: 'ts' };
+    });
+  },
+};
+
+await build({
+  entryPoints: [join(root, 'src', 'cli', 'fast-entry.ts')],
+  outfile,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  charset: 'ascii',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  banner: { js: "const __annotModuleUrl = (own) => require('node:url').pathToFileURL(require('node:path').join(__dirname, own)).href;" },
+  plugins: [moduleUrls],
+  logLevel: 'warning',
+});
+
+const training = spawnSync(process.execPath, [join(root, 'scripts', 'train-fast-path.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+if (training.status !== 0) {
+  process.stderr.write(training.stderr);
+  throw new Error(`scripts/train-fast-path.mjs exited with ${training.status}`);
+}
