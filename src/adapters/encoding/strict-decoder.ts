@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 
 /**
@@ -14,6 +15,7 @@ export interface StrictDecoder {
 export function strictDecoder(encoding: string): StrictDecoder {
   if (encoding === 'utf-32le' || encoding === 'utf-32be') return new Utf32Decoder(encoding === 'utf-32le');
   if (encoding === 'us-ascii') return new AsciiDecoder();
+  if (encoding === 'utf-8') return new Utf8Decoder();
   return new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
 }
 
@@ -65,6 +67,49 @@ class AsciiDecoder implements StrictDecoder {
   decode(bytes: Uint8Array = new Uint8Array(0)): string {
     for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) throw decodingFailure('us-ascii');
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  }
+}
+
+/**
+ * UTF-8 as TextDecoder with `fatal` reads it, in a fraction of its time: each piece's whole
+ * characters are checked with isUtf8 and decoded by V8 (TextDecoder's fatal mode goes through ICU
+ * a code unit at a time, a fifth of a large conversion's decoding). A character cut at the end of
+ * a piece waits for the next, and is refused at once when its first bytes cannot start one, as
+ * TextDecoder refuses it.
+ */
+class Utf8Decoder implements StrictDecoder {
+  private pending: Uint8Array = new Uint8Array(0);
+
+  decode(bytes: Uint8Array = new Uint8Array(0), options: { stream?: boolean } = {}): string {
+    const all = this.pending.length === 0 ? bytes : concat(this.pending, bytes);
+    const whole = options.stream === true ? all.length - cutCharacterLength(all) : all.length;
+    const text = all.subarray(0, whole);
+    const rest = all.subarray(whole);
+    this.pending = new Uint8Array(0);
+    if (!isUtf8(text) || (rest.length > 0 && !startsUtf8(rest))) throw decodingFailure('utf-8');
+    this.pending = rest.slice();
+    return Buffer.from(text.buffer, text.byteOffset, text.length).toString('utf8');
+  }
+}
+
+/** How many bytes at the end of `bytes` begin a character they do not finish (0 to 3). */
+function cutCharacterLength(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: the start is further back
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? back : 0;
+  }
+  return 0;
+}
+
+/** Whether bytes (at most 3) can begin a UTF-8 character: TextDecoder's own check, on these few bytes. */
+function startsUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
   }
 }
 
