@@ -38,11 +38,8 @@ export async function loadFastPath({ cache = true } = {}) {
     }
   }
   // Node's own CommonJS wrapper, on the bundle's first line, so lines keep their numbers.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: FAST_BUNDLE,
-    cachedData,
-    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // The bundle has no import() (scripts/build-fast-bundle.mjs): a script compiled here has no module loader for one.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: FAST_BUNDLE, cachedData });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(FAST_BUNDLE), module, FAST_BUNDLE, dirname(FAST_BUNDLE));
   return { api: module.exports, script };

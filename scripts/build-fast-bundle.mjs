@@ -41,6 +41,8 @@ await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
+  // import() of a package becomes require(): a vm.Script has no module loader of its own for import().
+  supported: { 'dynamic-import': false },
   sourcemap: 'linked',
   sourcesContent: false,
   charset: 'ascii',

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 // bin/run.js loads the start-up fast path as one bundle compiled from a V8 code cache
@@ -24,6 +24,10 @@ describe('the fast path bundle', () => {
     expect(existsSync(BUNDLE)).toBe(true);
     expect(existsSync(`${BUNDLE}.cache`)).toBe(true);
     expect(withLoaded('console.log(loaded.script !== null, loaded.script.cachedDataRejected, typeof loaded.api.runFastPath);')).toBe('true false function\n');
+  });
+
+  it('has no import(): compiled as a script, it has no module loader for one (packages are require()d)', () => {
+    expect(readFileSync(BUNDLE, 'latin1')).not.toMatch(/\bimport\(/);
   });
 
   it('names the source file in src/ in a stack trace under ANNOT_DEBUG', () => {
