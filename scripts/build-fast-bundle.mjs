@@ -1,7 +1,8 @@
 // Writes the start-up fast path as one CommonJS file with its V8 code cache (issue 33), which
 // bin/run.js loads through bin/load-fast-path.js:
 // - dist/cli/fast-path.cjs: src/cli/fast-entry.ts and every module of ours it reaches (a command's
-//   body still runs only when the command does), with packages left to node_modules, and a source
+//   body still runs only when the command does), with packages left to node_modules (but those that
+//   are ES modules only), and a source
 //   map to src/ for stack traces (ANNOT_DEBUG=1);
 // - dist/cli/fast-path.cjs.cache: the code V8 compiled while a separate process ran small
 //   conversions, a validation and a query with the bundle (scripts/train-fast-path.mjs).
@@ -33,6 +34,43 @@ const moduleUrls = {
   },
 };
 
+/**
+ * Packages stay in node_modules, required at run time, except those that are ES modules only
+ * (p-limit): a default import of one through require() would get its namespace, not its default,
+ * so they go into the bundle.
+ */
+const packagesOutside = {
+  name: 'packages-outside',
+  setup(esbuild) {
+    const esmOnly = new Map();
+    esbuild.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { external: true };
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      if (!esmOnly.has(name)) esmOnly.set(name, isEsmOnly(name, args.resolveDir));
+      return esmOnly.get(name) ? undefined : { external: true };
+    });
+  },
+};
+
+/** Whether the package has no CommonJS entry: "type": "module" and no `require` condition for its main export. */
+function isEsmOnly(name, fromDir) {
+  const manifest = packageManifest(name, fromDir);
+  if (manifest === null) return false;
+  const main = manifest.exports?.['.'] ?? manifest.exports;
+  return manifest.type === 'module' && !JSON.stringify(main ?? {}).includes('"require"');
+}
+
+/** The package's package.json, found as Node finds the package: in node_modules up from the importing folder. */
+function packageManifest(name, fromDir) {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    try {
+      return JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
+    } catch {
+      if (dirname(dir) === dir) return null;
+    }
+  }
+}
+
 await build({
   entryPoints: [join(root, 'src', 'cli', 'fast-entry.ts')],
   outfile,
@@ -40,7 +78,6 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
   // import() of a package becomes require(): a vm.Script has no module loader of its own for import().
   supported: { 'dynamic-import': false },
   sourcemap: 'linked',
@@ -49,7 +86,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   banner: { js: "const __annotModuleUrl = (own) => require('node:url').pathToFileURL(require('node:path').join(__dirname, own)).href;" },
-  plugins: [moduleUrls],
+  plugins: [moduleUrls, packagesOutside],
   logLevel: 'warning',
 });
 
