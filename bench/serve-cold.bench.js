@@ -5,11 +5,12 @@
 //   after (target: p99 at most 2x the steady p99, and no request over 100 ms);
 // - that steady state against a bare node:http server in its own process sending the very same
 //   response bytes (target: at least 0.5x its requests/s, p99 under 10 ms).
-// Each round starts a fresh server; ROUNDS rounds, medians reported. Run it alone with
+// Each round starts a fresh server; ROUNDS rounds, medians reported. Beside the latencies, the
+// server's own CPU time per request in each phase (from /proc), which a loaded machine moves little. Run it alone with
 // `node bench/run.js serve-cold`. wrk must be installed (`apt-get install wrk`).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,7 @@ if (spawnSync('wrk', ['--version']).error) {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'annot-bench-serve-cold-'));
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 /** An SRT file of `count` cues, one a second, 0.8 s each, so a 100-second window holds 100. */
@@ -61,9 +63,10 @@ async function wrk(url, seconds) {
   };
   const latency = /^\s+Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s|m)/m.exec(out);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   if (!Number.isFinite(rps) || latency === null) throw new Error(`wrk output not understood:\n${out}`);
-  return { rps, p50: percentile(50), p99: percentile(99), max: ms(latency[1], latency[2]), non2xx };
+  return { rps, requests, p50: percentile(50), p99: percentile(99), max: ms(latency[1], latency[2]), non2xx };
 }
 
 /** `annot serve FILE` started, resolved once it prints its URL line. */
@@ -80,11 +83,16 @@ async function startAnnotServe(file) {
     });
     child.once('exit', (code) => reject(new Error(`annot serve exited with ${code} before its URL line`)));
   });
+  /** The server's CPU time so far (user + system, ms), from /proc: a figure the machine's other load changes little. */
+  const cpuMs = () => {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  };
   const stop = async () => {
     child.kill('SIGTERM');
     if (child.exitCode === null) await once(child, 'exit');
   };
-  return { url, stop };
+  return { url, stop, cpuMs };
 }
 
 /** A node:http server in its own process answering every request with `bytes`. */
@@ -115,8 +123,12 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const loadBefore = load();
     const server = await startAnnotServe(file);
+    const cpu0 = server.cpuMs();
     const cold = await wrk(server.url + WINDOW, SECONDS);
+    const cpu1 = server.cpuMs();
     const steady = await wrk(server.url + WINDOW, SECONDS);
+    cold.cpuPerRequestUs = ((cpu1 - cpu0) * 1000) / cold.requests;
+    steady.cpuPerRequestUs = ((server.cpuMs() - cpu1) * 1000) / steady.requests;
     const bytes = Buffer.from(await (await fetch(server.url + WINDOW)).arrayBuffer());
     await server.stop();
     const reference = await sameBytesServer(bytes);
@@ -125,7 +137,7 @@ try {
     rounds.push({ cold, steady, same, rows: JSON.parse(bytes.toString('utf8')).length, bytes: bytes.length });
     console.log(
       `round ${round + 1}: first ${SECONDS} s ${Math.round(cold.rps)} req/s p99 ${cold.p99} ms max ${cold.max} ms; ` +
-        `steady ${Math.round(steady.rps)} req/s p99 ${steady.p99} ms max ${steady.max} ms; same bytes ${Math.round(same.rps)} req/s p99 ${same.p99} ms (load ${loadBefore})`,
+        `steady ${Math.round(steady.rps)} req/s p99 ${steady.p99} ms max ${steady.max} ms; server CPU per request ${Math.round(cold.cpuPerRequestUs)} then ${Math.round(steady.cpuPerRequestUs)} us; same bytes ${Math.round(same.rps)} req/s p99 ${same.p99} ms (load ${loadBefore})`,
     );
   }
   const m = (pick) => median(rounds.map(pick));
@@ -143,7 +155,15 @@ try {
     higherIsBetter: false,
     targetText: '<= 2x the steady p99, no request over 100 ms',
     met: cold.p99 <= 2 * steady.p99 && cold.worstMax <= 100,
-    extra: { ...common, cold_rps: Math.round(cold.rps), cold_max_ms: cold.max, cold_worst_max_ms: cold.worstMax, steady_max_ms: steady.max },
+    extra: {
+      ...common,
+      cold_rps: Math.round(cold.rps),
+      cold_max_ms: cold.max,
+      cold_worst_max_ms: cold.worstMax,
+      steady_max_ms: steady.max,
+      server_cpu_us_per_request_first: Math.round(m((r) => r.cold.cpuPerRequestUs)),
+      server_cpu_us_per_request_steady: Math.round(m((r) => r.steady.cpuPerRequestUs)),
+    },
   });
   report({
     name: `serve steady state, ${rounds[0].rows}-row window over ${ROWS.toLocaleString('en-US')} (.annot)`,

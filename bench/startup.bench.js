@@ -2,8 +2,8 @@
 // SRT, `annot validate` and `annot query` of it, each a whole process, against `node -e 0` measured
 // in the same rounds (target: at most 1.5x its wall time and its CPU time, user + system). The
 // commands and the reference run in turn, ROUNDS times, and medians are compared, so load from
-// elsewhere on the machine falls on all of them. CPU times come from GNU time (/usr/bin/time); without
-// it only wall times are compared. A bare oclif CLI with one empty command is measured beside them,
+// elsewhere on the machine falls on all of them. CPU times come from `perf stat -e task-clock`, or
+// GNU time (/usr/bin/time, in 10 ms steps) without perf; with neither only wall times are compared. A bare oclif CLI with one empty command is measured beside them,
 // so the figures show what oclif itself would cost. Run alone with `node bench/run.js startup`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -17,13 +17,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
 const run = join(root, 'bin', 'run.js');
 const ROUNDS = Number(process.env.ANNOT_BENCH_STARTUP_ROUNDS ?? 15);
-const gnuTime = existsSync('/usr/bin/time');
+/** CPU time per run from `perf stat -e task-clock` (milliseconds, all threads) where perf works, else from GNU time (10 ms steps). */
+const perfWorks = /task-clock/.test(spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', 'true'], { encoding: 'utf8' }).stderr ?? '');
+const gnuTime = !perfWorks && existsSync('/usr/bin/time');
 
 const scratch = mkdtempSync(join(tmpdir(), 'annot-bench-startup-'));
 
 /** Wall and CPU milliseconds of one run (CPU null without GNU time); throws on a non-zero exit. */
 function once(args) {
   const t0 = performance.now();
+  if (perfWorks) {
+    const result = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', node, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], cwd: scratch });
+    const wall = performance.now() - t0;
+    const line = result.stderr.split('\n').find((l) => l.includes('task-clock'));
+    if (result.status !== 0 || line === undefined) throw new Error(`node ${args.join(' ')} exited with ${result.status}: ${result.stderr}`);
+    return { wall, cpu: Number(line.split(',')[0]) };
+  }
   const result = gnuTime
     ? spawnSync('/usr/bin/time', ['-f', '%U %S', node, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], cwd: scratch })
     : spawnSync(node, args, { stdio: 'ignore', cwd: scratch });
@@ -60,10 +69,11 @@ try {
     for (const [i, command] of commands.entries()) samples[i].push(once(command.args));
   }
   const baseWall = median(baseline.map((s) => s.wall));
-  const baseCpu = gnuTime ? median(baseline.map((s) => s.cpu)) : null;
+  const measuresCpu = perfWorks || gnuTime;
+  const baseCpu = measuresCpu ? median(baseline.map((s) => s.cpu)) : null;
   for (const [i, command] of commands.entries()) {
     const wall = median(samples[i].map((s) => s.wall));
-    const cpu = gnuTime ? median(samples[i].map((s) => s.cpu)) : null;
+    const cpu = measuresCpu ? median(samples[i].map((s) => s.cpu)) : null;
     const cpuRatio = cpu === null ? null : cpu / baseCpu;
     report({
       name: `${command.name}, whole process, wall`,
@@ -74,8 +84,9 @@ try {
       higherIsBetter: false,
       ...(command.informational ? {} : { targetText: '<= 1.5x node -e 0, wall and CPU', met: wall <= 1.5 * baseWall && (cpuRatio === null || cpuRatio <= 1.5) }),
       extra: {
-        cpu_ms: cpu === null ? 'n/a' : cpu.toFixed(0),
-        node_e_0_cpu_ms: baseCpu === null ? 'n/a' : baseCpu.toFixed(0),
+        cpu_ms: cpu === null ? 'n/a' : cpu.toFixed(1),
+        node_e_0_cpu_ms: baseCpu === null ? 'n/a' : baseCpu.toFixed(1),
+        cpu_from: perfWorks ? 'perf stat task-clock' : gnuTime ? 'GNU time' : 'n/a',
         cpu_ratio: cpuRatio === null ? 'n/a' : cpuRatio.toFixed(2),
         rounds: ROUNDS,
         // Node reads these certificates at every start, `node -e 0` included (about 45 ms of CPU on the project's machine).
