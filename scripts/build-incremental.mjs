@@ -4,6 +4,9 @@
 // schema or their generator is newer than them. `npm run build` still builds from scratch, for
 // packaging.
 //
+// The start-up fast path's bundle and code cache (scripts/build-fast-bundle.mjs) are rebuilt when
+// a source, the scripts that write them or bin/load-fast-path.js is newer than the cache.
+//
 // tsc never deletes the output of a source file that was deleted or renamed, and a stale module
 // left in dist could still be imported by a test or a command (a plugin path, a dynamic import),
 // so outputs whose source is gone are pruned first.
@@ -71,3 +74,12 @@ for (const name of ['index.html', 'timeline.css']) copyFileSync(join(root, 'web'
 const validators = [join(dist, 'src', 'render', 'generated', 'scene-validator.cjs'), join(dist, 'src', 'schemas', 'generated', 'validators.cjs')];
 const inputs = [...filesUnder(join(root, 'schemas')), join(root, 'scripts', 'build-validators.js'), join(dist, 'src', 'json', 'canonical-json.js')];
 if (newest(inputs) >= oldest(validators)) execFileSync(process.execPath, [join(root, 'scripts', 'build-validators.js')], { cwd: root, stdio: 'inherit' });
+
+const fastPath = [join(dist, 'cli', 'fast-path.cjs'), join(dist, 'cli', 'fast-path.cjs.cache')];
+const fastInputs = [
+  ...filesUnder(join(root, 'src')),
+  ...['build-fast-bundle.mjs', 'train-fast-path.mjs'].map((name) => join(root, 'scripts', name)),
+  join(root, 'bin', 'load-fast-path.js'),
+  join(root, 'package.json'),
+];
+if (newest(fastInputs) >= oldest(fastPath)) execFileSync(process.execPath, [join(root, 'scripts', 'build-fast-bundle.mjs')], { cwd: root, stdio: 'inherit' });

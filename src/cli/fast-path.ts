@@ -27,6 +27,11 @@ export async function runFastPath(argv: readonly string[], packageJson: string |
   return true;
 }
 
+/** Whether runFastPath would run argv itself (true) or leave it to oclif (false), without running anything. */
+export function takesFastPath(argv: readonly string[]): boolean {
+  return (argv.length === 1 && argv[0] === '--version') || fastCommandLine(argv) !== null;
+}
+
 /** A command line the fast path serves: the command, its own arguments (after its words), and those parsed. */
 export interface FastCommandLine {
   readonly command: FastCommand;

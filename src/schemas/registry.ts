@@ -53,6 +53,11 @@ export interface SchemaIndexEntry {
  */
 export class BodySchemaRegistry {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * Built-in schemas not read yet, by URI: the file each is read from (registerFromPackage). A
+   * command that validates WebVTT cues reads one schema file, not all twenty-odd of them.
+   */
+  private readonly unread = new Map<string, string>();
   /** Made on first need: the built-in schemas come compiled, and loading ajv is most of a first validation's cost. */
   private ajvInstance: ReturnType<typeof createAjv> | undefined;
 
@@ -61,10 +66,18 @@ export class BodySchemaRegistry {
     return this.ajvInstance;
   }
 
+  /** Registers the package's schema file `path` (relative to schemas/) under `uri`, read when first needed. */
+  registerFromPackage(uri: string, path: string): void {
+    parseBodySchemaUri(uri, 'schema URI');
+    if (this.entries.has(uri)) this.register(uri, readPackageSchema(path) as object);
+    else this.unread.set(uri, path);
+  }
+
   /**
    * Registers a JSON Schema under a body schema URI (BodySchemaConflictError when another is registered there, unless `replace`).
    */
   register(uri: string, schema: object, options: RegisterOptions = {}): void {
+    this.read(uri);
     const id = parseBodySchemaUri(uri, 'schema URI');
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
       throw new InvalidJsonSchemaError(uri, 'expected a JSON Schema object');
@@ -90,7 +103,7 @@ export class BodySchemaRegistry {
 
   /** Whether a schema is registered under the URI. */
   has(uri: string): boolean {
-    return this.entries.has(uri);
+    return this.entries.has(uri) || this.unread.has(uri);
   }
 
   /** The JSON Schema registered under `uri` (frozen). */
@@ -100,13 +113,14 @@ export class BodySchemaRegistry {
 
   /** Registered URIs, sorted. */
   list(): string[] {
-    return [...this.entries.keys()].sort();
+    return [...this.entries.keys(), ...this.unread.keys()].sort();
   }
 
   /** Highest registered version of a schema name, or null. */
   latestVersion(name: string): number | null {
     let latest: number | null = null;
-    for (const { id } of this.entries.values()) {
+    const ids = [...[...this.entries.values()].map((entry) => entry.id), ...[...this.unread.keys()].map((uri) => parseBodySchemaUri(uri, 'schema URI'))];
+    for (const id of ids) {
       if (id.name === name && (latest === null || id.version > latest)) latest = id.version;
     }
     return latest;
@@ -132,7 +146,16 @@ export class BodySchemaRegistry {
     if (!result.valid) throw new BodyValidationError(uri, result.errors);
   }
 
+  /** Reads and registers the built-in schema `uri` when it is registered but not read yet. */
+  private read(uri: string): void {
+    const path = this.unread.get(uri);
+    if (path === undefined) return;
+    this.unread.delete(uri);
+    this.register(uri, readPackageSchema(path) as object);
+  }
+
   private entry(uri: string): Entry {
+    this.read(uri);
     const entry = this.entries.get(uri);
     if (entry === undefined) throw new UnknownBodySchemaError(uri);
     return entry;
@@ -146,9 +169,7 @@ export function defaultBodySchemaRegistry(): BodySchemaRegistry {
   if (defaultRegistry === undefined) {
     const registry = new BodySchemaRegistry();
     const index = readPackageSchema('index.json') as Record<string, SchemaIndexEntry>;
-    for (const [uri, entry] of Object.entries(index)) {
-      registry.register(uri, readPackageSchema(entry.path) as object);
-    }
+    for (const [uri, entry] of Object.entries(index)) registry.registerFromPackage(uri, entry.path);
     defaultRegistry = registry;
   }
   return defaultRegistry;

@@ -44,9 +44,14 @@ export interface RunningServer {
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { store, host = '127.0.0.1', port = 0, ...appOptions } = options;
+  // The store's own index for window reads (an .annot file's, sqlite-paged-reads.ts) is read while
+  // the app is built, in slices, and is ready before the server answers: otherwise its first
+  // requests are the ones that wait for it. A build given up leaves the reads to SQLite.
+  const warming = store.warmUp?.().catch(() => false);
   const app = await buildApp({ ...appOptions, service: new AnnotationService(store) });
   const drain = drainOnClose(app.server);
   try {
+    await warming;
     await app.listen({ host, port });
   } catch (error) {
     await app.close();

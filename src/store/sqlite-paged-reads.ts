@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Annotation } from '../model/annotation.js';
 import { holds } from '../time/allen.js';
 import type { TimeInterval } from '../time/time-interval.js';
@@ -10,7 +11,8 @@ import { candidateRanges, type CandidateRange } from './sqlite-interval-index.js
 import { ClassRowStream } from './sqlite-interval-scan.js';
 import { decode, type KeyRow, type PagedRow } from './sqlite-rows.js';
 import { PAGE, type SqliteStatements } from './sqlite-statements.js';
-import { WarmWindowIndex, type IndexCursor, type WarmPlace, type WarmRow } from './sqlite-warm-windows.js';
+import { WarmIndexBuild } from './sqlite-warm-build.js';
+import type { IndexCursor, WarmPlace, WarmRow, WarmWindowIndex } from './sqlite-warm-windows.js';
 import { hexToId, wireJsonOfRow, type WireRow } from './sqlite-wire-json.js';
 import { mergeWindowHits, type CandidateStream, type WindowCandidate } from './window-merge.js';
 
@@ -21,7 +23,12 @@ const MAX_TOUCHED = 4096;
 /** Rows inserted since, past which catching up costs more than a rebuild. */
 const MAX_NEWER = 4096;
 /** Texts made per turn of the event loop while the warm index is being filled: about a millisecond's work. */
-const FILL_CHUNK = 256;
+const FILL_CHUNK = 128;
+/**
+ * The background fill waits until no window was read for this long: a busy server makes the texts
+ * of the windows it is asked for as it answers them, and the fill would only take its time.
+ */
+const FILL_WHEN_IDLE_MS = 100;
 
 const ID_FROM = '{"id":"'.length;
 const ID_TO = ID_FROM + 36;
@@ -47,12 +54,23 @@ function idOfItem(item: Annotation | string | Uint8Array): string {
  */
 export class SqlitePagedReads {
   private warm: WarmWindowIndex | null = null;
-  /** Rows this connection changed since the warm index was brought up to date, with where they sat in it. */
-  private readonly touched = new Map<number, WarmPlace | null>();
+  /** The warm index being read, a chunk per turn of the event loop; reads go to SQLite meanwhile. */
+  private building: WarmIndexBuild | null = null;
+  /** Those waiting for the build to end (warmUp): told whether the index is warm. */
+  private buildWaiters: Array<(warm: boolean) => void> = [];
+  /**
+   * Rows this connection changed since the warm index was brought up to date (or since its build
+   * started), with every place they sat in the interval index before each change.
+   */
+  private readonly touched = new Map<number, WarmPlace[]>();
   private insertedSince = false;
   private windowReads = 0;
-  /** The pending step of the background fill of the warm index's texts. */
+  /** The pending step of the background build of the warm index, or of the fill of its texts. */
   private filling: NodeJS.Immediate | null = null;
+  /** The fill's wait for a pause in the window reads. */
+  private fillPause: NodeJS.Timeout | null = null;
+  /** When the last window read came (performance.now()). */
+  private lastWindowRead = 0;
 
   /** `busy()`: whether the connection is in a transaction held across awaits (no fill step then). */
   constructor(
@@ -65,10 +83,28 @@ export class SqlitePagedReads {
     this.dropWarm();
   }
 
+  /**
+   * Builds the warm index now, in the background, rather than after WARM_AFTER window reads (a
+   * server about to answer them); resolves once it is built (true), or when the build was given
+   * up (false: another connection committed, or this one changed too much meanwhile).
+   */
+  warmUp(classes: readonly number[]): Promise<boolean> {
+    if (this.warm !== null) return Promise.resolve(true);
+    if (this.building === null) this.startBuild(classes);
+    // Someone waits for it: the build keeps the process alive until it ends.
+    this.filling?.ref();
+    return new Promise((resolve) => this.buildWaiters.push(resolve));
+  }
+
   /** A row this connection is updating or deleting, with its place in the interval index before the change. */
   changed(seq: number, place: WarmPlace | null): void {
-    if (this.warm === null || this.touched.has(seq)) return;
-    this.touched.set(seq, place);
+    if (this.warm === null && this.building === null) return;
+    let places = this.touched.get(seq);
+    if (places === undefined) {
+      places = [];
+      this.touched.set(seq, places);
+    }
+    if (place !== null) places.push(place);
     if (this.touched.size > MAX_TOUCHED) this.dropWarm();
   }
 
@@ -86,6 +122,7 @@ export class SqlitePagedReads {
     const limit = checkLimit(options.limit);
     const resume = resumeKey(query, options.after);
     if (query.window === undefined) return this.listing(query, resume as number | null, limit, options.form);
+    this.lastWindowRead = performance.now();
     const hits = this.windowHits(query, resume as IntervalKey | null, limit + 1, classes);
     const page = hits.slice(0, limit);
     const items = this.itemsOf(page, options.form);
@@ -124,11 +161,11 @@ export class SqlitePagedReads {
     const ranges = candidateRanges(window, [relation], classes);
     // Every row after the key starts at or after it; its float start is a lower bound (monotone rounding).
     const from = after === null ? -Number.MAX_VALUE : after.start.v / after.start.r;
-    return mergeWindowHits(this.windowStreams(ranges, from, query.tier, count), keep, after, count, (seq) => this.idOf(seq));
+    return mergeWindowHits(this.windowStreams(ranges, from, query.tier, count, classes), keep, after, count, (seq) => this.idOf(seq));
   }
 
-  private windowStreams(ranges: readonly CandidateRange[], from: number, tier: string | undefined, count: number): CandidateStream[] {
-    const warm = this.warmIndex();
+  private windowStreams(ranges: readonly CandidateRange[], from: number, tier: string | undefined, count: number, classes: readonly number[]): CandidateStream[] {
+    const warm = this.warmIndex(classes);
     if (warm !== null) return warm.streams(ranges, from, tier);
     return ranges.map((range) => {
       const fetch = (afterStart: number, afterSeq: number, n: number): KeyRow[] => (tier === undefined
@@ -178,28 +215,70 @@ export class SqlitePagedReads {
     return hexToId(this.stmt.idBySeq.get(seq) as string);
   }
 
-  /** The warm index, built after WARM_AFTER window reads and brought up to date with this connection's writes; null before. */
-  private warmIndex(): WarmWindowIndex | null {
+  /**
+   * The warm index, brought up to date with this connection's writes; null before it is built.
+   * The WARM_AFTER-th window read starts its build in the background (startBuild).
+   */
+  private warmIndex(classes: readonly number[]): WarmWindowIndex | null {
     if (this.warm === null) {
-      if (++this.windowReads < WARM_AFTER) return null;
-      // Numbers only: the texts are made in the background, a chunk per turn of the event loop, and
-      // by any read that needs one first, so no read waits for all of them.
-      this.warm = WarmWindowIndex.build(this.stmt.warmRows.iterate() as Iterable<WarmRow>);
-      this.touched.clear();
-      this.insertedSince = false;
-      this.fillTexts(this.warm, null);
-      return this.warm;
+      if (this.building === null && ++this.windowReads >= WARM_AFTER) this.startBuild(classes);
+      return null;
     }
     if (this.touched.size > 0 || this.insertedSince) this.catchUp(this.warm);
     return this.warm;
   }
 
-  /** Applies this connection's writes since the last read to the warm index: changed rows re-read, new rows added. */
+  /**
+   * Reads the interval index into memory a chunk per turn of the event loop (sqlite-warm-build.ts),
+   * then catches up with what this connection wrote meanwhile and starts filling the texts. Only
+   * numbers are read: the texts are made in the background, and by any read that needs one
+   * first, so no read waits for all of them.
+   */
+  private startBuild(classes: readonly number[]): void {
+    const build = new WarmIndexBuild(classes, this.stmt.maxSeq.get() as number);
+    this.building = build;
+    this.touched.clear();
+    this.insertedSince = false;
+    const step = (): void => {
+      this.filling = setImmediate(() => {
+        this.filling = null;
+        if (this.building !== build) return;
+        // Not inside a transaction held across awaits: its rows may yet be rolled back.
+        if (this.busy() || !build.step(this.stmt.warmClassPage)) {
+          step();
+          return;
+        }
+        this.building = null;
+        this.warm = build.index;
+        this.catchUp(build.index);
+        if (this.warm === build.index) this.fillTexts(build.index, null);
+        this.settleWaiters(this.warm === build.index);
+      });
+      // Unless someone waits for it (warmUp), a build does not keep the process alive.
+      if (this.buildWaiters.length === 0) this.filling.unref();
+    };
+    step();
+  }
+
+  private settleWaiters(warm: boolean): void {
+    const waiters = this.buildWaiters;
+    this.buildWaiters = [];
+    for (const resolve of waiters) resolve(warm);
+  }
+
+  /**
+   * Applies this connection's writes since the last read to the warm index: each changed row taken
+   * out of every place it had (and out of the place it has now, where a build may have read it
+   * after the change) and put back as it is now; new rows added.
+   */
   private catchUp(warm: WarmWindowIndex): void {
     const since = warm.maxSeq;
     if (this.touched.size > 0) {
-      for (const [seq, place] of this.touched) if (place !== null) warm.remove(seq, place);
-      for (const row of this.stmt.warmBySeqs.all(JSON.stringify([...this.touched.keys()])) as WarmRow[]) warm.add(row);
+      for (const [seq, places] of this.touched) for (const place of places) warm.remove(seq, place);
+      for (const row of this.stmt.warmBySeqs.all(JSON.stringify([...this.touched.keys()])) as WarmRow[]) {
+        warm.remove(row[2], { durClass: row[0], startF: row[1] });
+        warm.add(row);
+      }
     }
     if (this.insertedSince) {
       const newer = this.stmt.warmNewer.all(since, MAX_NEWER + 1) as WarmRow[];
@@ -213,13 +292,24 @@ export class SqlitePagedReads {
     this.insertedSince = false;
   }
 
-  /** One step of the background fill: the next chunk of missing texts, then the next step, until all are made or the budget is nearly spent. */
+  /**
+   * One step of the background fill, once window reads pause (FILL_WHEN_IDLE_MS): the next chunk of
+   * missing texts, then the next step, until all are made or the budget is nearly spent.
+   */
   private fillTexts(warm: WarmWindowIndex, from: IndexCursor | null): void {
     this.filling = setImmediate(() => {
       this.filling = null;
       if (this.warm !== warm) return;
       if (this.busy()) {
         this.fillTexts(warm, from);
+        return;
+      }
+      const quietFor = performance.now() - this.lastWindowRead;
+      if (quietFor < FILL_WHEN_IDLE_MS) {
+        this.fillPause = setTimeout(() => {
+          this.fillPause = null;
+          this.fillTexts(warm, from);
+        }, FILL_WHEN_IDLE_MS - quietFor).unref();
         return;
       }
       if (this.touched.size > 0 || this.insertedSince) this.catchUp(warm);
@@ -239,8 +329,12 @@ export class SqlitePagedReads {
 
   private dropWarm(): void {
     if (this.filling !== null) clearImmediate(this.filling);
+    if (this.fillPause !== null) clearTimeout(this.fillPause);
     this.filling = null;
+    this.fillPause = null;
     this.warm = null;
+    this.building = null;
+    this.settleWaiters(false);
     this.touched.clear();
     this.insertedSince = false;
     this.windowReads = 0;

@@ -18,7 +18,7 @@ export type SqliteStatements = Readonly<Record<StatementName, Database.Statement
 type StatementName =
   | 'dataVersion' | 'latestClock' | 'appendOp' | 'readOps' | 'getFileMeta' | 'insert' | 'update' | 'getById' | 'keyById' | 'idBySeq' | 'deleteById' | 'deleteBySeq'
   | 'count' | 'page' | 'pageOnTier' | 'wirePage' | 'wirePageOnTier' | 'rowsBySeqs' | 'wireBySeqs' | 'byTier' | 'referringTo' | 'candidates' | 'tierCandidates'
-  | 'windowPage' | 'windowPageOnTier' | 'warmRows' | 'warmBySeqs' | 'warmNewer' | 'keyCandidates' | 'keyPage' | 'addClass' | 'listClasses' | 'listTierNames'
+  | 'windowPage' | 'windowPageOnTier' | 'warmClassPage' | 'maxSeq' | 'warmBySeqs' | 'warmNewer' | 'keyCandidates' | 'keyPage' | 'addClass' | 'listClasses' | 'listTierNames'
   | 'getTier' | 'listTiers' | 'upsertTier' | 'setMeta' | 'getMeta' | 'listMeta';
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
@@ -49,7 +49,8 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     tierCandidates: db.prepare(`SELECT ${SELECT} FROM annotations WHERE ${RANGE} AND tier = ?`).raw(),
     windowPage: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${WINDOW_PAGE} ORDER BY start_f, seq LIMIT ?`).raw(),
     windowPageOnTier: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${WINDOW_PAGE} AND tier = ? ORDER BY start_f, seq LIMIT ?`).raw(),
-    warmRows: db.prepare(`SELECT ${WARM_SELECT} FROM annotations WHERE dur_class IS NOT NULL ORDER BY dur_class, start_f, seq`).raw(),
+    warmClassPage: db.prepare(`SELECT ${WARM_SELECT} FROM annotations WHERE dur_class = ? AND (start_f, seq) > (?, ?) AND seq <= ? ORDER BY start_f, seq LIMIT ?`).raw(),
+    maxSeq: db.prepare('SELECT coalesce(max(seq), 0) FROM annotations').pluck(),
     warmBySeqs: db.prepare(`SELECT ${WARM_SELECT} FROM annotations WHERE ${BY_SEQS} AND dur_class IS NOT NULL`).raw(),
     warmNewer: db.prepare(`SELECT ${WARM_SELECT} FROM annotations WHERE seq > ? AND dur_class IS NOT NULL ORDER BY seq LIMIT ?`).raw(),
     keyCandidates: db.prepare(`SELECT start_f, seq, start_v, start_r, end_v, end_r FROM annotations WHERE ${RANGE}`).raw(),

@@ -158,12 +158,6 @@ export class WarmWindowIndex implements TextBudget {
     return this.rows;
   }
 
-  static build(rows: Iterable<WarmRow>): WarmWindowIndex {
-    const index = new WarmWindowIndex();
-    for (const row of rows) index.add(row);
-    return index;
-  }
-
   add([durClass, startF, seq, startV, startR, endV, endR, tier]: WarmRow): void {
     let columns = this.classes.get(durClass);
     if (columns === undefined) {

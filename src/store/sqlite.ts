@@ -260,6 +260,15 @@ export class SqliteStore extends IntervalQueryShortcuts implements OpLoggedStore
     return this.select(candidateRanges(query, relations, this.knownClasses()), (x) => matchesRelations(x, query, relations));
   }
 
+  /**
+   * Reads the interval index into memory now, in the background, for a caller about to read
+   * windows over and over (a server): true once it is warm (sqlite-paged-reads.ts).
+   */
+  async warmUp(): Promise<boolean> {
+    await this.idle();
+    return this.reads.warmUp(this.knownClasses());
+  }
+
   /** One keyset page (read-page.ts): a LIMIT per duration class on the interval index, or on the rowid for a listing (sqlite-paged-reads.ts). */
   async read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>> {
     await this.idle();

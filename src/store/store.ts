@@ -73,6 +73,12 @@ export interface AnnotationStore {
 
   /** One keyset page of a query (read-page.ts); the surfaces' one read path. */
   read<F extends ReadForm>(query: ReadQuery, options: ReadOptions<F>): Promise<ReadPage<ReadItem<F>>>;
+  /**
+   * A hint that window reads will follow over and over (a server): a store that keeps an index of
+   * its own in memory starts building it now, without blocking reads meanwhile. Resolves true once
+   * it is built, false when there is nothing to build or the build was given up.
+   */
+  warmUp?(): Promise<boolean>;
 
   /** Annotations whose interval shares some time with the query (a point at its start included). */
   intersects(query: TimeInterval): Promise<Annotation[]>;

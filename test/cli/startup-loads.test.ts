@@ -12,6 +12,12 @@ import { tempDir, writeSampleAnnot } from '../support/sample-annot.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HOOK = fileURLToPath(new URL('../support/record-loads.mjs', import.meta.url));
+/**
+ * bin/run.js loads the fast path as one bundle (bin/load-fast-path.js), whose modules no hook sees
+ * resolved: each case also runs the same command line from the modules in dist/src, where the hook
+ * sees our source folders. The packages are checked on both.
+ */
+const FROM_MODULES = fileURLToPath(new URL('../support/run-fast-path-modules.mjs', import.meta.url));
 
 const HEAVY_PACKAGES = [/^fastify$/, /^@fastify\//, /^@modelcontextprotocol\//, /^bullmq$/, /^ioredis$/, /^pg(-.*)?$/, /^@opentelemetry\//, /^cli-progress$/];
 const HEAVY_SOURCES = ['server', 'mcp', 'processors', 'render', 'telemetry'];
@@ -54,6 +60,19 @@ function readLoads(logFile: string): Loads {
   return { files, packages, sources };
 }
 
+/** The command line through bin/run.js (the bundle) and from the modules: the same exit code and stderr, no package the modules do not load. */
+async function runBoth(args: string[], logFile: () => string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string; loads: Loads }> {
+  const [binLog, modulesLog] = [logFile(), logFile()];
+  const bin = await run([ANNOT_BIN, ...args], binLog, env);
+  const modules = await run([FROM_MODULES, ...args], modulesLog, env);
+  expect({ code: modules.code, stderr: modules.stderr }).toEqual(bin);
+  const [binLoads, modulesLoads] = [readLoads(binLog), readLoads(modulesLog)];
+  expect(binLoads.files).toContain(ANNOT_BIN);
+  // The bundle requires ES-module packages (require(esm)), whose own imports the hook may not see: a subset, never more.
+  expect([...binLoads.packages].filter((name) => !modulesLoads.packages.has(name))).toEqual([]);
+  return { ...bin, loads: modulesLoads };
+}
+
 function heavy(loads: Loads): string[] {
   return [
     ...[...loads.packages].filter((name) => HEAVY_PACKAGES.some((pattern) => pattern.test(name))),
@@ -80,59 +99,47 @@ describe('start-up loads only what the command uses', () => {
   });
 
   it('annot query with a window loads better-sqlite3 and nothing heavy, and skips oclif', async () => {
-    const log = logFile();
-    const result = await run([ANNOT_BIN, 'query', annot, '--start', '0', '--end', '10', '--tier', 'words'], log);
+    const { loads, ...result } = await runBoth(['query', annot, '--start', '0', '--end', '10', '--tier', 'words'], logFile);
     expect(result).toEqual({ code: 0, stderr: '' });
-    const loads = readLoads(log);
     expect([...loads.packages].sort()).toEqual(['better-sqlite3', 'bindings', 'file-uri-to-path']);
     expect(heavy(loads)).toEqual([]);
   });
 
   it('annot validate loads no server, MCP, queue, PostgreSQL, telemetry or render code, and skips oclif', async () => {
-    const log = logFile();
-    const result = await run([ANNOT_BIN, 'validate', vtt], log);
+    const { loads, ...result } = await runBoth(['validate', vtt], logFile);
     expect(result.code).toBe(0);
-    const loads = readLoads(log);
     expect(loads.sources).toContain('adapters'); // the hook saw the reader validate uses
     expect(loads.packages.has('@oclif/core')).toBe(false);
     expect(heavy(loads)).toEqual([]);
   });
 
   it('annot convert between subtitle files loads no package at all (no oclif, no OpenTelemetry API)', async () => {
-    const log = logFile();
-    const result = await run([ANNOT_BIN, 'convert', vtt, join(dir, 'talk.srt')], log);
+    const { loads, ...result } = await runBoth(['convert', vtt, join(dir, 'talk.srt')], logFile);
     expect(result.code).toBe(0);
-    const loads = readLoads(log);
     expect(loads.sources).toContain('adapters'); // the hook saw the format code convert uses
     expect([...loads.packages]).toEqual([]);
   });
 
   it('annot render scene skips oclif (here refusing a scene under --strict, before any render)', async () => {
-    const log = logFile();
     const lighthouse = join(ROOT, 'fixtures', 'scenes', 'lighthouse.yaml');
-    const result = await run([ANNOT_BIN, 'render', 'scene', lighthouse, '--strict', '--manifest', join(dir, 'lighthouse.manifest.json')], log, { ANNOT_CACHE_DIR: join(dir, 'cache'), FAL_KEY: '' });
+    const { loads, ...result } = await runBoth(['render', 'scene', lighthouse, '--strict', '--manifest', join(dir, 'lighthouse.manifest.json')], logFile, { ANNOT_CACHE_DIR: join(dir, 'cache'), FAL_KEY: '' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('[ANNOT_SCENE_FINDINGS]');
-    const loads = readLoads(log);
     expect(loads.sources).toContain('render'); // the hook saw the scene job
     expect(loads.packages.has('@oclif/core')).toBe(false);
   });
 
   it('annot render timeline skips oclif (here refusing a missing manifest)', async () => {
-    const log = logFile();
-    const result = await run([ANNOT_BIN, 'render', 'timeline', join(dir, 'scene.vtt'), '--manifest', join(dir, 'missing.manifest.json')], log);
+    const { loads, ...result } = await runBoth(['render', 'timeline', join(dir, 'scene.vtt'), '--manifest', join(dir, 'missing.manifest.json')], logFile);
     expect(result.code).toBe(1);
-    const loads = readLoads(log);
     expect(loads.sources).toContain('render'); // the hook saw the timeline writer
     expect(loads.packages.has('@oclif/core')).toBe(false);
   });
 
   it('annot serve skips oclif (here refusing --no-save for an in-memory store, after loading the server)', async () => {
-    const log = logFile();
-    const result = await run([ANNOT_BIN, 'serve', '--no-save'], log, { ANNOT_TOKEN: '' });
+    const { loads, ...result } = await runBoth(['serve', '--no-save'], logFile, { ANNOT_TOKEN: '' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('[ANNOT_INVALID_INPUT]');
-    const loads = readLoads(log);
     expect(loads.packages).toContain('fastify'); // the hook saw the server serve loads
     expect(loads.packages.has('@oclif/core')).toBe(false);
   });

@@ -404,6 +404,66 @@ describe('SqliteStore window reads once its interval index is in memory', () => 
     }
   };
 
+  /** Lets the event loop turn, so the index's build (a slice per turn, sqlite-warm-build.ts) moves on. */
+  const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  it('is read in slices by warmUp, and answers as SQLite does once built', async () => {
+    const store = await SqliteStore.open(':memory:');
+    try {
+      await store.addTier(tier('words'));
+      await store.addMany(Array.from({ length: 20_000 }, (_, i) => ann(iv(i, i + 2 + 2 * (i % 5), 2), { id: i + 1 })));
+      const cold = await pagedIds(store, iv(100, 250), 97);
+      let turns = 0;
+      let built: boolean | undefined;
+      void store.warmUp().then((warm) => (built = warm));
+      while (built === undefined) {
+        await turn();
+        turns++;
+      }
+      expect(built).toBe(true);
+      expect(turns).toBeGreaterThan(1); // in slices, not one block
+      expect(await pagedIds(store, iv(100, 250), 97)).toEqual(cold);
+      await agrees(store);
+      expect(await store.warmUp()).toBe(true); // already warm
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('stays right when its own writes land while the index is being read: moves, deletes, inserts, a rowid used again', async () => {
+    const store = await SqliteStore.open(':memory:');
+    try {
+      await store.addTier(tier('words'));
+      const n = 20_000;
+      await store.addMany(Array.from({ length: n }, (_, i) => ann(iv(i, i + 2 + 2 * (i % 5), 2), { id: i + 1 })));
+      let built: boolean | undefined;
+      void store.warmUp().then((warm) => (built = warm));
+      let writesWhileBuilding = 0;
+      for (let i = 1; built === undefined && i <= 400; i++) {
+        writesWhileBuilding++;
+        // A row moved twice (from one place in the index to another, then on), a delete, and an insert.
+        const moved = 1 + ((i * 37) % n);
+        // Both places in a duration class the build reads, the last one late in it: the build reads it there too.
+        await store.update(ann(iv(2 * i, 2 * i + 2, 2), { id: moved, label: 'moved' }));
+        await turn();
+        await store.update(ann(iv(2 * (9000 - i), 2 * (9000 - i) + 2, 2), { id: moved, label: 'moved again' }));
+        if (i % 3 === 0) await store.delete(idFor(1 + ((i * 53) % n)));
+        await store.add(ann(iv(4000 + i, 4001 + i), { id: 50_000 + i }));
+        await turn();
+      }
+      // The last row deleted and a new one added: SQLite gives the new row the freed rowid.
+      await store.delete(idFor(50_000 + 1));
+      await store.add(ann(iv(77, 78), { id: 60_000 }));
+      while (built === undefined) await turn();
+      expect(built).toBe(true);
+      expect(writesWhileBuilding).toBeGreaterThan(3);
+      for (let i = 0; i < 2; i++) await agrees(store);
+      expect(await pagedIds(store, iv(0, 10_000), 500)).toEqual(ids(await store.intersects(iv(0, 10_000))));
+    } finally {
+      await store.close();
+    }
+  });
+
   it('stays right across large writes of its own (more than it catches up with row by row) and small ones', async () => {
     const store = await SqliteStore.open(':memory:');
     try {

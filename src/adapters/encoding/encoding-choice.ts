@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { TextDecodingError } from '../errors.js';
 import type { Finding } from '../finding.js';
@@ -122,9 +123,25 @@ function sameFamily(named: string | null, actual: string): boolean {
   return named !== null && named.slice(0, 6) === actual.slice(0, 6) && (named.startsWith('utf-16') || named.startsWith('utf-32'));
 }
 
+/**
+ * Whether the sample is UTF-8, or (a sample cut from a longer file) the start of UTF-8 text that
+ * may end inside a character. Checked without decoding the sample into text: the reader decodes
+ * the file anyway, and a 4 MiB string made only to be thrown away was a second pass over it.
+ */
 function isUtf8Start(sample: Uint8Array, complete: boolean): boolean {
+  if (isUtf8(sample)) return true;
+  if (complete) return false;
+  // Cut inside a character: the whole characters are UTF-8, and what is left starts one.
+  for (let cut = 1; cut <= 3 && cut < sample.length; cut++) {
+    if (isUtf8(sample.subarray(0, sample.length - cut))) return decodesAsStart(sample.subarray(sample.length - cut));
+  }
+  return false;
+}
+
+/** Whether bytes are the start of UTF-8 text that may end inside a character. */
+function decodesAsStart(bytes: Uint8Array): boolean {
   try {
-    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(sample, { stream: !complete });
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes, { stream: true });
     return true;
   } catch {
     return false;

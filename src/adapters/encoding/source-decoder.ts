@@ -1,7 +1,7 @@
 import { TextDecodingError } from '../errors.js';
 import { SAMPLE_BYTES, type EncodingChoice } from './encoding-choice.js';
 import { encodingLabel } from './encoding-names.js';
-import { isDecodingFailure, strictDecoder, type StrictDecoder } from './strict-decoder.js';
+import { isDecodingFailure, readingDecoder, type StrictDecoder } from './strict-decoder.js';
 import type { TextShape } from './text-shape.js';
 import { locateUndecodable, type ByteSource, type Undecodable } from './undecodable-bytes.js';
 
@@ -25,7 +25,7 @@ export class SourceDecoder {
     /** How the file is laid out (files read in pieces: see text-shape.ts). */
     readonly shape: TextShape | null = null,
   ) {
-    this.decoder = strictDecoder(choice.encoding);
+    this.decoder = readingDecoder(choice.encoding);
   }
 
   /** A decoder for another reading of the same file from its start, in the same encoding (nothing reported again). */
@@ -64,7 +64,7 @@ export class SourceDecoder {
 /** Decodes bytes held whole (the file, or what follows nothing else): one call, or the error. */
 export function decodeWhole(bytes: Uint8Array, choice: EncodingChoice, file: string, source: () => ByteSource): string {
   try {
-    return strictDecoder(choice.encoding).decode(bytes.subarray(choice.bomLength));
+    return readingDecoder(choice.encoding).decode(bytes.subarray(choice.bomLength));
   } catch (error) {
     if (!isDecodingFailure(error)) throw error;
     throw undecodableError(choice, locateUndecodable(source(), choice.encoding, choice.bomLength), file);
