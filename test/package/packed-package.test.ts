@@ -81,13 +81,14 @@ import type { ServeOptions } from 'annot/server';
 import type { McpServerOptions } from 'annot/mcp';
 import type { JobStatus } from 'annot/queue';
 import type { ProcessorWorkerOptions } from 'annot/worker';
+import type { RenderFarmOptions } from 'annot/render-farm';
 
 // annot/postgres's store, by type: the same contract as the SQLite store.
 async function countIn(store: PostgresStore | SqliteStore): Promise<number> {
   return store.count();
 }
 const pgOptions: PostgresStoreOptions = {};
-const subpathTypes: [ServeOptions?, McpServerOptions?, JobStatus?, ProcessorWorkerOptions?] = [];
+const subpathTypes: [ServeOptions?, McpServerOptions?, JobStatus?, ProcessorWorkerOptions?, RenderFarmOptions?] = [];
 
 const store = await SqliteStore.open('talk.annot', { readonly: true });
 const second = TimeInterval.fromSeconds('1', '2', 1000);
@@ -144,7 +145,7 @@ describe('the packed package, installed as a user installs it', () => {
     const listed = Array.isArray(result.problems) ? result.problems : Object.values(result.problems ?? {}).flat();
     const problems = listed.filter((problem) => !ESM_ONLY_IGNORES.includes(problem.resolutionKind ?? ''));
     expect({ code: ran.code, problems }).toEqual({ code: 0, problems: [] });
-    expect(Object.keys(result.analysis.entrypoints).sort()).toEqual(['.', './mcp', './package.json', './postgres', './queue', './server', './worker']);
+    expect(Object.keys(result.analysis.entrypoints).sort()).toEqual(['.', './mcp', './package.json', './postgres', './queue', './render-farm', './server', './worker']);
   }, STEP_DEADLINE_MS);
 
   it("the README's library programs compile under strict nodenext against the package and run", async () => {
