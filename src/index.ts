@@ -11,7 +11,7 @@
 // names; wire/JSON fields keep the snake_case of the descriptions.
 
 // errors shared by every layer
-export { AnnotError, InvalidInputError, NotFoundError } from './errors/annot-error.js';
+export { AnnotError, InvalidInputError, NotFoundError, UsageError } from './errors/annot-error.js';
 
 // time
 export { RationalTime, UNKNOWN_GENERATED_AT, isUnknownGeneratedAt, type RationalTimeWire } from './time/rational-time.js';
@@ -185,7 +185,16 @@ export { type MutationContext, type OpLogEntry } from './oplog/op-log-entry.js';
 export { isOpLoggedStore, type OpLoggedStore, type OpLogRange } from './oplog/op-logged-store.js';
 export { replayInto, stateAt, type StateSnapshot } from './store/replay.js';
 export { ClockOutOfRangeError, PreconditionFailedError } from './oplog/errors.js';
-export { AnnotationService, SERVICE_AGENT, type AnnotationInput, type AnnotationPatch, type Mutated } from './service/annotation-service.js';
+export {
+  AnnotationService,
+  SERVICE_AGENT,
+  type AnnotationBatch,
+  type AnnotationDeletion,
+  type AnnotationInput,
+  type AnnotationPatch,
+  type BatchResult,
+  type Mutated,
+} from './service/annotation-service.js';
 export { PreconditionRequiredError } from './service/errors.js';
 export { queryAnnotations, type QueryRequest } from './service/query-annotations.js';
 export { parseReadRequest, type ReadInput, type ReadRequest } from './service/read-request.js';
@@ -278,12 +287,20 @@ export { iterRenderScene, renderScene, SceneRenderError, type RenderSceneOptions
 export { buildManifest, manifestPathFor, type SceneBeatResult, type SceneManifest, type SkippedBeatResult } from './render/manifest.js';
 export { type RenderEvent, type RenderEventListener } from './render/events.js';
 export { openRemoteCache } from './render/remote/open-remote-cache.js';
-export { RemoteCache, type RemoteCacheOptions, type RemoteCacheStats } from './render/remote/remote-cache.js';
-export { parseRemoteCacheLocation, RemoteCacheLocationError, type RemoteCacheLocation, type RemoteCacheMode } from './render/remote/remote-cache-location.js';
+export { RemoteCache, type LocalMediaStore, type RemoteCacheOptions, type RemoteCacheStats, type RemoteUnitContext } from './render/remote/remote-cache.js';
+export {
+  parseRemoteCacheLocation,
+  REMOTE_CACHE_MODES,
+  RemoteCacheLocationError,
+  type RemoteCacheLocation,
+  type RemoteCacheMode,
+} from './render/remote/remote-cache-location.js';
+export { type MediaBlob, type UnitAddress } from './render/remote/unit-entry.js';
+export { type S3Timeouts } from './render/remote/s3-object-store.js';
 export { prepareBucket, RemoteCacheUnavailableError, type BucketReport } from './render/remote/prepare-bucket.js';
-export { type ObjectStore } from './render/remote/object-store.js';
+export { type CallOptions, type ObjectStore } from './render/remote/object-store.js';
 export { type PendingRequests } from './render/pending-requests.js';
-export { type UnitExecutor, type UnitSpec } from './render/unit-executor.js';
+export { UnitNotStartedError, type ExecutedUnit, type ExecutorContext, type UnitExecutor, type UnitSpec } from './render/unit-executor.js';
 export { FalBadRequest, FalError, FalForeignUrlError, FalRateLimited, FalServerError, FalTimeout, FalUnauthorized } from './render/providers/fal/errors.js';
 export {
   RenderAbortedError,

@@ -11,6 +11,7 @@ describe('the package root', () => {
       'registerBuiltinFormats', 'inferFormat', 'FormatParseError',
       'renderBeat', 'renderShot', 'renderScene', 'iterRenderScene', 'manifestPathFor', 'withCredentials', 'pickModel', 'loadSceneFile',
       'LocalProvider', 'FalProvider',
+      'openRemoteCache', 'RemoteCache', 'REMOTE_CACHE_MODES', 'UsageError', 'UnitNotStartedError',
     ];
     const missing = names.filter((name) => !(name in annot));
     expect(missing).toEqual([]);

@@ -32,5 +32,6 @@ export class NotFoundError extends AnnotError {
 
 /** A command line that cannot mean anything: flags that go only with others, a folder without --recursive. */
 export class UsageError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md): exit status 2, as for a command line that cannot mean anything. */
   readonly code = 'ANNOT_USAGE';
 }

@@ -9,8 +9,11 @@ import type { RequestTicket } from './providers/provider.js';
  * (farm/shared-pending-requests.ts). A ticket holds the request's URLs, never a key.
  */
 export interface PendingRequests {
+  /** The ticket of a request submitted for this call key and not collected yet: collecting it costs nothing new. */
   get(key: string): Promise<RequestTicket | undefined>;
+  /** Remembers a request as soon as the provider accepted it, before waiting for its result, so a render that stops now can collect it later. */
   record(key: string, provider: string, modelId: string, ticket: RequestTicket): Promise<void>;
+  /** Drops the ticket once its result is in the cache (or the request failed, was cancelled or expired, so the next render submits the call afresh). */
   forget(key: string): Promise<void>;
 }
 

@@ -34,8 +34,11 @@ export type { AnnotationBatch, AnnotationDeletion, AnnotationPatch, AnnotationUp
 
 /** What a batch did: the annotations created and updated, as stored, in the order asked, and those deleted, as they were. */
 export interface BatchResult {
+  /** The new annotations as stored (with the ids and provenance the service gave them), in the order of `creates`. */
   readonly created: Annotation[];
+  /** The updated annotations as stored, in the order of `updates`. */
   readonly updated: Annotation[];
+  /** The removed annotations as they were before the batch, in the order of `deletes` (what an undo restores). */
   readonly deleted: Annotation[];
 }
 

@@ -26,7 +26,9 @@ export interface AnnotationUpdate {
 
 /** One deletion of a batch: an annotation and the ETag its client read. */
 export interface AnnotationDeletion {
+  /** The annotation's id. */
   readonly id: string;
+  /** The ETag its client read (required: PreconditionRequiredError without it), so a deletion never removes a version nobody saw. */
   readonly ifMatch: string | undefined;
 }
 
@@ -37,7 +39,9 @@ export interface AnnotationDeletion {
 export interface AnnotationBatch {
   /** Annotations as a client sends them to POST /annotations: id and provenance may be left to the service. */
   readonly creates?: readonly Record<string, unknown>[];
+  /** Partial updates of existing annotations, each guarded by the ETag its client read. */
   readonly updates?: readonly AnnotationUpdate[];
+  /** Annotations to remove, each guarded by the ETag its client read. */
   readonly deletes?: readonly AnnotationDeletion[];
 }
 

@@ -80,13 +80,14 @@ import type { ServeOptions } from 'annot/server';
 import type { McpServerOptions } from 'annot/mcp';
 import type { JobStatus } from 'annot/queue';
 import type { ProcessorWorkerOptions } from 'annot/worker';
+import type { RenderFarmOptions } from 'annot/render-farm';
 
 // annot/postgres's store, by type: the same contract as the SQLite store.
 async function countIn(store: PostgresStore | SqliteStore): Promise<number> {
   return store.count();
 }
 const pgOptions: PostgresStoreOptions = {};
-const subpathTypes: [ServeOptions?, McpServerOptions?, JobStatus?, ProcessorWorkerOptions?] = [];
+const subpathTypes: [ServeOptions?, McpServerOptions?, JobStatus?, ProcessorWorkerOptions?, RenderFarmOptions?] = [];
 
 const store = await SqliteStore.open('talk.annot', { readonly: true });
 const second = TimeInterval.fromSeconds('1', '2', 1000);

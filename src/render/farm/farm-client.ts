@@ -15,6 +15,7 @@ import { JOB_FORMAT, unitJobId, type FarmProvider, type UnitJobData, type UnitJo
 
 /** A unit a render worker failed: the worker's code (ANNOT_RENDER_WORKER_FAILED when it gave none annot knows) and its message, which names the worker. */
 export class RenderWorkerUnitError extends AnnotError {
+  /** The code the worker failed the unit with (see docs/errors.md), so a render stopped by a worker reports as one stopped here would. */
   readonly code: ErrorCode;
 
   constructor(failedReason: string) {
@@ -24,6 +25,7 @@ export class RenderWorkerUnitError extends AnnotError {
   }
 }
 
+/** How a RenderFarmClient reaches the render workers, and what it asks them to render with. */
 export interface RenderFarmOptions {
   /** Default: ANNOT_REDIS_URL, else redis://127.0.0.1:6379. */
   redisUrl?: string;
@@ -56,6 +58,7 @@ interface Waiting {
  * cache or, without one, from Redis (media-handoff.ts).
  */
 export class RenderFarmClient implements UnitExecutor {
+  /** `host:pid:random`: this caller, as the units' waiters in Redis name it (a unit nobody waits for any more is not rendered). */
   readonly callerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly waiting = new Map<string, Waiting>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -65,6 +68,7 @@ export class RenderFarmClient implements UnitExecutor {
 
   private constructor(
     private readonly options: RenderFarmOptions,
+    /** The queue this client sends units to. */
     readonly queueName: string,
     private readonly keys: FarmKeys,
     private readonly queue: Queue,
@@ -73,6 +77,7 @@ export class RenderFarmClient implements UnitExecutor {
     private readonly connections: Redis[],
   ) {}
 
+  /** Connects to the queue's Redis and starts listening for the units' events; RenderQueueUnavailableError when Redis cannot be reached. */
   static async open(options: RenderFarmOptions): Promise<RenderFarmClient> {
     const url = renderRedisUrl(options.redisUrl);
     const queueName = options.queueName ?? DEFAULT_RENDER_QUEUE;
@@ -98,6 +103,11 @@ export class RenderFarmClient implements UnitExecutor {
     this.options.signal?.addEventListener('abort', () => (this.withdrawing = this.withdraw({ running: true }).catch(() => undefined)), { once: true });
   }
 
+  /**
+   * Queues the unit (or joins the job of another caller rendering the same unit), relays its
+   * events, and waits for a worker to finish it; its media are then copied into this machine's
+   * store. A unit the worker failed rejects with RenderWorkerUnitError.
+   */
   async render(spec: UnitSpec, ctx: ExecutorContext): Promise<ExecutedUnit> {
     if (this.options.signal?.aborted) throw new RenderAbortedError(`the ${spec.kind}`);
     const data: UnitJobData = { format: JOB_FORMAT, provider: this.options.provider, force: ctx.force, spec };

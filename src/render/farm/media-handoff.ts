@@ -12,6 +12,7 @@ const HANDOFF_SECONDS = 3600;
 
 /** A finished unit whose media the caller could not get: not in the shared cache, not (or no longer) in Redis. */
 export class RenderMediaUnavailableError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_RENDER_MEDIA_UNAVAILABLE';
 }
 

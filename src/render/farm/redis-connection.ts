@@ -6,6 +6,7 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Redis could not be reached, so the render queue cannot be used. */
 export class RenderQueueUnavailableError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_QUEUE_UNAVAILABLE';
 }
 

@@ -9,4 +9,4 @@ export { DEFAULT_RENDER_QUEUE } from './farm-keys.js';
 export { RenderMediaUnavailableError } from './media-handoff.js';
 export { RenderQueueUnavailableError } from './redis-connection.js';
 export { startRenderWorker, type RenderWorker, type RenderWorkerEvent, type RenderWorkerOptions } from './render-worker.js';
-export type { FarmProvider, UnitJobData, UnitJobResult } from './unit-job.js';
+export { FARM_PROVIDERS, JOB_FORMAT, type FarmProvider, type UnitJobData, type UnitJobResult } from './unit-job.js';

@@ -18,6 +18,7 @@ import { closeRedis, connectRenderRedis, renderRedisUrl } from './redis-connecti
 import { sharedPendingRequests } from './shared-pending-requests.js';
 import { parseUnitJob, type UnitJobData, type UnitJobResult } from './unit-job.js';
 
+/** How a render worker reaches its queue, how many units it takes at once, and the caches it renders with. */
 export interface RenderWorkerOptions {
   /** Default: ANNOT_REDIS_URL, else redis://127.0.0.1:6379. */
   redisUrl?: string;
@@ -31,18 +32,54 @@ export interface RenderWorkerOptions {
   remoteCache?: RemoteCache;
   /** Seconds a unit stays claimed by a worker that stopped answering before another takes it over. Default 20. */
   lockSeconds?: number;
+  /** Told of each unit the worker starts, finishes or fails, and of its connection's errors (`annot render worker` prints them). */
   onEvent?: (event: RenderWorkerEvent) => void;
 }
 
+/** What a render worker reports as it works: one unit started, finished or failed, or an error of the worker itself. */
 export type RenderWorkerEvent =
-  | { type: 'active'; jobId: string; unit: string }
-  | { type: 'completed'; jobId: string; unit: string; cacheHit: boolean; mediaIn: string }
-  | { type: 'failed'; jobId: string; unit: string; error: string }
-  | { type: 'error'; error: string };
+  | {
+      /** The worker took a unit and is rendering it. */
+      type: 'active';
+      /** The unit's job id in the queue (shared by every caller of the same unit). */
+      jobId: string;
+      /** `shot ID` or `beat ID`, for a log line. */
+      unit: string;
+    }
+  | {
+      /** The unit is rendered and its result handed back. */
+      type: 'completed';
+      /** The unit's job id in the queue. */
+      jobId: string;
+      /** `shot ID` or `beat ID`. */
+      unit: string;
+      /** Whether a cache held it (the worker's own or the shared one): nothing was paid for it. */
+      cacheHit: boolean;
+      /** Where the callers find its media: `remote` (the shared cache) or `redis`. */
+      mediaIn: string;
+    }
+  | {
+      /** The unit failed for good; its callers get the error with its code. */
+      type: 'failed';
+      /** The unit's job id in the queue. */
+      jobId: string;
+      /** `shot ID` or `beat ID`. */
+      unit: string;
+      /** The failure's message, naming this worker. */
+      error: string;
+    }
+  | {
+      /** An error outside any one unit (a lost connection to Redis, for one); the worker goes on. */
+      type: 'error';
+      /** What failed, with any credential removed. */
+      error: string;
+    };
 
+/** A running render worker, as startRenderWorker gives it. */
 export interface RenderWorker {
   /** `host:pid`, as failures name it. */
   readonly name: string;
+  /** The queue the worker takes units from. */
   readonly queueName: string;
   /** Takes no new units, lets the running ones finish, then disconnects. Idempotent. */
   close(): Promise<void>;

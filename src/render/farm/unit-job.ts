@@ -6,22 +6,29 @@ import type { UnitSpec } from '../unit-executor.js';
 
 /** The providers a render worker renders with: the job names one, the worker uses its own key for it. */
 export const FARM_PROVIDERS = ['fal', 'local'] as const;
+/** One of FARM_PROVIDERS: `fal` (paid, the worker's FAL_KEY) or `local` (an offline preview, as `--provider local`). */
 export type FarmProvider = (typeof FARM_PROVIDERS)[number];
 
+/** The format and version a unit job carries, so a worker refuses a job it does not understand rather than misreading it. */
 export const JOB_FORMAT = 'annot-render-job/1';
 
 /** What a unit's job carries: everything a worker on any machine needs, and never a key. */
 export interface UnitJobData {
+  /** Always JOB_FORMAT. */
   format: typeof JOB_FORMAT;
+  /** What the worker renders with, using its own key. */
   provider: FarmProvider;
+  /** The caller's `force`: rendered again even where a cache holds it. */
   force: boolean;
+  /** The unit itself, self-contained. */
   spec: UnitSpec;
 }
 
 /** What a worker hands back for a unit. */
 export interface UnitJobResult {
-  /** The unit's result without local paths (as the shared cache keeps it), and its media by sha256. */
+  /** The unit's result without local paths (as the shared cache keeps it). */
   result: Record<string, unknown>;
+  /** Each media field of the result (`url`, `video_url`…) with the file it names, by sha256: what the caller fetches and checks. */
   media: Record<string, MediaBlob>;
   /** Whether the worker had the unit already (its own cache or the shared one): nothing was paid for it. */
   cache_hit: boolean;
@@ -29,6 +36,7 @@ export interface UnitJobResult {
   worker: string;
   /** Where the caller finds the media: the shared cache the worker wrote to (`remote`, named), or Redis for an hour. */
   media_in: 'remote' | 'redis';
+  /** The shared cache's `s3://BUCKET/PREFIX` when `media_in` is `remote`, else null. */
   remote: string | null;
 }
 

@@ -10,7 +10,16 @@ export interface ObjectStore {
   /** The object's bytes, or undefined when there is none. */
   get(key: string, options: CallOptions): Promise<Uint8Array | undefined>;
   /** The object's size, or undefined when there is none. */
-  head(key: string, options: CallOptions): Promise<{ size: number } | undefined>;
+  head(
+    key: string,
+    options: CallOptions,
+  ): Promise<
+    | {
+        /** Its length in bytes, which the cache compares with the size an entry names before trusting a blob it does not download. */
+        size: number;
+      }
+    | undefined
+  >;
   /**
    * Writes an object. With `ifAbsent`, asks the server to refuse when the key exists (S3's
    * `If-None-Match: *`): `exists` when it did refuse. A server that ignores the header answers
@@ -21,6 +30,7 @@ export interface ObjectStore {
   close?(): void;
 }
 
+/** What every call of an ObjectStore is given: a store must stop and reject when the signal aborts. */
 export interface CallOptions {
   /** Aborts the call: a deadline, or the render's own Ctrl-C. */
   signal: AbortSignal;

@@ -8,7 +8,15 @@ import { UsageError } from '../../errors/annot-error.js';
  * with the credentials of the standard AWS chain. Opening calls nothing: a remote that is down is
  * found, and reported once, by the first lookup.
  */
-export async function openRemoteCache(url: string, options: { mode?: string; timeouts?: S3Timeouts } = {}): Promise<RemoteCache> {
+export async function openRemoteCache(
+  url: string,
+  options: {
+    /** One of REMOTE_CACHE_MODES; default `readwrite`. Anything else is a UsageError. */
+    mode?: string;
+    /** How long a connection may take to open or stay silent before the remote is given up for the run. */
+    timeouts?: S3Timeouts;
+  } = {},
+): Promise<RemoteCache> {
   const location = parseRemoteCacheLocation(url);
   const mode = options.mode ?? 'readwrite';
   if (!(REMOTE_CACHE_MODES as readonly string[]).includes(mode)) throw new UsageError(`--remote-cache-mode ${JSON.stringify(mode)}: expected one of ${REMOTE_CACHE_MODES.join(', ')}`);

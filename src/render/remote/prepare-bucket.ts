@@ -7,16 +7,19 @@ import { ENTRY_FORMAT, ENTRY_VERSION } from './unit-entry.js';
 
 /** The shared cache could not be reached, or refused what setting it up needs. */
 export class RemoteCacheUnavailableError extends AnnotError {
+  /** The stable code of this error (see docs/errors.md). */
   readonly code = 'ANNOT_REMOTE_CACHE_UNAVAILABLE';
 }
 
 /** What `annot render bucket` found and did. */
 export interface BucketReport {
+  /** The shared cache, `s3://BUCKET/PREFIX`. */
   url: string;
   /** `created`, `existed`, or `not checked` (--check, or no right to create buckets). */
   bucket: 'created' | 'existed' | 'not checked';
   /** The object that describes the layout, `PREFIX/v1/annot-render-cache.json`. */
   layout: string;
+  /** Whether annot wrote to the bucket and read it back (false with `check`, which writes nothing). */
   writable: boolean;
   /** Whether the server refuses a second `If-None-Match: *` write of one key (null when not tried: read-only). */
   conditional_writes: boolean | null;

@@ -2,12 +2,15 @@ import { UsageError } from '../../errors/annot-error.js';
 
 /** Where a shared render cache lives: a bucket and a key prefix (no trailing slash; '' for the bucket's root). */
 export interface RemoteCacheLocation {
+  /** The bucket's name, as S3 spells it (no `s3://`). */
   readonly bucket: string;
+  /** The folder inside the bucket the cache's layout lives under, so that several teams or projects can share one bucket. */
   readonly prefix: string;
 }
 
 /** What a render may do with the shared cache: `read` never writes (pull-request builds, see README). */
 export const REMOTE_CACHE_MODES = ['readwrite', 'read'] as const;
+/** One of REMOTE_CACHE_MODES (`--remote-cache-mode`): `readwrite` looks units up and shares new ones, `read` only looks up. */
 export type RemoteCacheMode = (typeof REMOTE_CACHE_MODES)[number];
 
 /** The version folder of the layout: `PREFIX/v1/ac/<key>` (unit entries) and `PREFIX/v1/cas/<sha256>` (media). */
@@ -15,7 +18,11 @@ export const LAYOUT_VERSION = 'v1';
 
 /** A --remote-cache value that is not `s3://BUCKET[/PREFIX]`. */
 export class RemoteCacheLocationError extends UsageError {
-  constructor(readonly value: string, why: string) {
+  constructor(
+    /** The value as given (with any user name or password in it masked), for a program that reports it its own way. */
+    readonly value: string,
+    why: string,
+  ) {
     super(`--remote-cache ${JSON.stringify(value)}: ${why}; expected s3://BUCKET/PREFIX (the endpoint and credentials come from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION or an AWS profile)`);
   }
 }

@@ -9,33 +9,59 @@ import { entryBlobs, entryBytes, entryKey, localPathOf, localResult, readEntry, 
 
 /** The local content-addressed store media are pulled into (assets.ts's AssetStore). */
 export interface LocalMediaStore {
+  /** Where the bytes of that sha256 are, or would be, kept: a pulled blob already there is used without a download. */
   pathFor(sha256: string, extension: string): string;
-  put(bytes: Uint8Array, extension: string): { sha256: string; path: string };
+  /** Keeps the bytes under their own sha256 (writing them whole, so a reader never sees half a file). */
+  put(
+    bytes: Uint8Array,
+    extension: string,
+  ): {
+    /** The bytes' sha256, in lowercase hex: the name they are kept under. */
+    sha256: string;
+    /** The file that holds them. */
+    path: string;
+  };
 }
 
 /** What one remote call of a unit works with: where its media go locally, where notices go, its Ctrl-C. */
 export interface RemoteUnitContext {
+  /** The local store pulled media are put in, so that a result's paths are on this machine. */
   assets: LocalMediaStore;
+  /** Receives the cache's notices (an unusable entry, the remote found unavailable) as render events. */
   emit: (event: RenderEvent) => void;
+  /** The render's Ctrl-C: aborting it stops the exchange, which then rejects with RenderAbortedError. */
   signal?: AbortSignal;
 }
 
 /** Counters of one run, for the summary and the benchmark. */
 export interface RemoteCacheStats {
+  /** Units served from the remote, their media verified and pulled. */
   hits: number;
+  /** Lookups the remote could not serve (absent, unusable, or the remote unavailable): the unit was rendered or taken from elsewhere. */
   misses: number;
+  /** Media files downloaded into the local store (those already there are not counted). */
   blobs_pulled: number;
+  /** Bytes of those downloads. */
   bytes_pulled: number;
+  /** Media files uploaded (new ones, and corrupt ones replaced). */
   blobs_pushed: number;
+  /** Bytes of those uploads. */
   bytes_pushed: number;
+  /** Unit entries this run wrote to the remote. */
   entries_written: number;
+  /** Units another machine had shared first, whose entry this run took instead of its own render (so every manifest names the same media). */
   entries_adopted: number;
+  /** Notices emitted: unusable entries or blobs, and the remote's first failure. */
   warnings: number;
 }
 
+/** How a RemoteCache is made: openRemoteCache fills these in for an S3 bucket; a program may give its own ObjectStore. */
 export interface RemoteCacheOptions {
+  /** The bucket and prefix the cache's layout lives under. */
   location: RemoteCacheLocation;
+  /** Default `readwrite`; `read` for a run that must not write to the shared cache (a pull-request build). */
   mode?: RemoteCacheMode;
+  /** The object store that holds the bucket: the calls the cache makes go to it. */
   store: ObjectStore;
   /** The deadline of one call for a unit entry or a HEAD. Default 15 s. */
   callMs?: number;
@@ -60,8 +86,11 @@ type EntryRead = { absent: true } | { entry: UnitEntry } | { invalid: string };
  * - `read` mode never writes anything.
  */
 export class RemoteCache {
+  /** Where the cache lives. */
   readonly location: RemoteCacheLocation;
+  /** Whether this run may write to the cache. */
   readonly mode: RemoteCacheMode;
+  /** This run's counters, updated as units are looked up and shared (the render summary prints them). */
   readonly stats: RemoteCacheStats = { hits: 0, misses: 0, blobs_pulled: 0, bytes_pulled: 0, blobs_pushed: 0, bytes_pushed: 0, entries_written: 0, entries_adopted: 0, warnings: 0 };
   private readonly store: ObjectStore;
   private readonly callMs: number;
@@ -77,6 +106,7 @@ export class RemoteCache {
     this.callMs = options.callMs ?? 15_000;
   }
 
+  /** `s3://BUCKET/PREFIX`, as the user writes it: for messages, never with a credential. */
   get url(): string {
     return remoteCacheUrl(this.location);
   }
@@ -106,7 +136,20 @@ export class RemoteCache {
    * the unit (so a worker need not hand the media over another way). With `force`, nothing is
    * adopted: the fresh render is kept here and the remote's first entry left as it is.
    */
-  async publish(address: UnitAddress, result: Record<string, unknown>, ctx: RemoteUnitContext, options: { force?: boolean } = {}): Promise<{ result: Record<string, unknown>; published: boolean }> {
+  async publish(
+    address: UnitAddress,
+    result: Record<string, unknown>,
+    ctx: RemoteUnitContext,
+    options: {
+      /** Keep this render even when the remote holds another's (a `--force` render). */
+      force?: boolean;
+    } = {},
+  ): Promise<{
+    /** The unit's result in local form: this render's, or the adopted entry's with its media pulled. */
+    result: Record<string, unknown>;
+    /** Whether the remote now holds the unit. */
+    published: boolean;
+  }> {
     const kept = { result, published: false };
     if (this.mode === 'read') return kept;
     const outcome = await this.guard(ctx, async () => {

@@ -18,9 +18,13 @@ export const ENTRY_VERSION = 1;
 
 /** What produced a unit: its cache namespace and key, and the provider with its origin (a fake or staging fal server is another origin). */
 export interface UnitAddress {
+  /** The render cache's namespace of the unit's kind (`render_shot`, `render_beat`), so a shot and a beat never share a key. */
   readonly namespace: string;
+  /** The unit's key in that namespace, made from its content hash (shotHash, beatHash; a shot's with its quality tier): everything its media depend on. */
   readonly unitKey: string;
+  /** The provider's name (`fal`, `local`): the same unit from another provider is other media. */
   readonly provider: string;
+  /** Where the provider's models run (its server's origin, or its name when it has none), so a fake or staging server never serves production. */
   readonly origin: string;
 }
 
@@ -38,14 +42,24 @@ const SHA256 = /^[0-9a-f]{64}$/;
 const URL_FIELDS = ASSET_FIELDS.map((field) => field.url) as [string, ...string[]];
 const LOCAL_FIELDS = new Set<string>([...ASSET_FIELDS.flatMap((field) => [field.sha256, field.path]), 'cache_hit']);
 
+/** One media file of a shared unit, named by its content: its bytes are at `PREFIX/v1/cas/<sha256>`. */
+export interface MediaBlob {
+  /** The bytes' sha256 in lowercase hex: the object's name, and what a reader checks them against. */
+  sha256: string;
+  /** Their length in bytes, checked as well (and all a HEAD can confirm). */
+  size: number;
+  /** Their media type (`image/png`, `video/mp4`…), sent as the object's Content-Type. */
+  media_type: string;
+  /** The file extension a local copy takes (`.png`), which players and ffmpeg go by. */
+  extension: string;
+}
+
 const mediaBlobSchema = z.strictObject({
   sha256: z.string().regex(SHA256),
   size: z.number().int().nonnegative(),
   media_type: z.string().min(1).max(200),
   extension: z.string().regex(/^\.[a-z0-9]{1,5}$/),
-});
-
-export type MediaBlob = z.infer<typeof mediaBlobSchema>;
+}) satisfies z.ZodType<MediaBlob>;
 
 const entrySchema = z.strictObject({
   format: z.literal(ENTRY_FORMAT),
