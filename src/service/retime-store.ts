@@ -55,21 +55,21 @@ const TIME_ALIGNED = new Set(['INCLUDED_IN', 'TIME_SUBDIVISION']);
  * tier have no times; one whose target is dropped (moved wholly before 0 s) is dropped with it.
  */
 export async function retimeStore(service: AnnotationService, request: RetimeRequest, options: RetimeStoreOptions): Promise<RetimeStoreResult> {
-  const map = retimeMap(request, options.spell ?? wireSpelling);
+  const spell = options.spell ?? wireSpelling;
+  const map = retimeMap(request, spell);
   const store = service.store;
   if (options.tier !== undefined) await requireTier(store, options.tier, options.storeName ?? 'the store');
   const tiers = selectedTiers(await store.listTiers(), options.tier);
   const retimer = new AnnotationRetimer(withoutWindow(map), options, describeAnnotation);
   let droppedReferring = 0;
-  const clock = isIdentityMap(map)
-    ? null
-    : await service.applyPlannedEdits(async () => {
-        const { edits, dropped } = await plannedMoves(store, tiers, map, retimer);
-        const referring = await referringToDropped(store, tiers, dropped);
-        droppedReferring = referring.length;
-        return [...edits, ...referring];
-      }, options.actor);
-  const findings = retimer.findings();
+  const plan = async () => {
+    const { edits, dropped } = await plannedMoves(store, tiers, map, retimer);
+    const referring = await referringToDropped(store, tiers, dropped);
+    droppedReferring = referring.length;
+    return [...edits, ...referring];
+  };
+  const clock = isIdentityMap(map) ? null : await inSpelling(spell, () => service.applyPlannedEdits(plan, options.actor));
+  const findings = retimer.findings().map((line) => strictnessIn(spell, line));
   if (droppedReferring > 0) findings.push(`${droppedReferring} annotation${droppedReferring === 1 ? '' : 's'} without a time, referring to one dropped, ${droppedReferring === 1 ? 'was' : 'were'} dropped with it`);
   return {
     map,
@@ -80,6 +80,24 @@ export async function retimeStore(service: AnnotationService, request: RetimeReq
     tiers: tiers.map(({ name }) => name),
     clock,
   };
+}
+
+/**
+ * The retimer words its refusals and findings for the command line (`--strict`, `--strict-time`);
+ * over HTTP and MCP they name the fields (`strict`, `strict_time`), as the map's own errors do.
+ */
+async function inSpelling<T>(spell: PartSpelling, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error) error.message = strictnessIn(spell, error.message);
+    throw error;
+  }
+}
+
+function strictnessIn(spell: PartSpelling, text: string): string {
+  if (spell('fps_from') === '--fps-from') return text;
+  return text.replace(/--strict-time\b/g, 'strict_time').replace(/--strict\b/g, 'strict');
 }
 
 /** The tier named and every tier below it (children follow their parents), or every tier; parents first. */
