@@ -186,6 +186,7 @@ export { isOpLoggedStore, type OpLoggedStore, type OpLogRange } from './oplog/op
 export { replayInto, stateAt, type StateSnapshot } from './store/replay.js';
 export { ClockOutOfRangeError, PreconditionFailedError } from './oplog/errors.js';
 export { AnnotationService, SERVICE_AGENT, type AnnotationInput, type AnnotationPatch, type Mutated } from './service/annotation-service.js';
+export type { AnnotationEdit } from './service/tier-constraint-guard.js';
 export { PreconditionRequiredError } from './service/errors.js';
 export { queryAnnotations, type QueryRequest } from './service/query-annotations.js';
 export { parseReadRequest, type ReadInput, type ReadRequest } from './service/read-request.js';

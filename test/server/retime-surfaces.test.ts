@@ -15,6 +15,8 @@ import { SseReader } from '../live/sse-client.js';
 
 const TALK = fileURLToPath(new URL('../../fixtures/talk.vtt', import.meta.url));
 
+type ErrorAnswer = { error: { code: string; message: string } };
+
 /** The request each surface is given, in its own spelling. */
 const FLAGS = ['--fps-from', '23.976', '--fps-to', '25', '--shift=-3.25', '--within', '3,30', '--tier', 'cues'];
 const BODY = { fps_from: '23.976', fps_to: 25, shift: '-3.25', within: ['3', '30'], tier: 'cues' };
@@ -60,7 +62,7 @@ describe('POST /retime, the retime MCP tool and annot retime', () => {
     const url = await serve(byHttp);
     const answer = await post(url, BODY);
     expect(answer.status).toBe(200);
-    const fromHttp = await answer.json();
+    const fromHttp = (await answer.json()) as Record<string, unknown>;
     expect(answer.headers.get('x-service-clock')).toBe(String(fromHttp.clock));
 
     const tools = await connectTools(annotMcpTransport(byMcp));
@@ -94,13 +96,13 @@ describe('POST /retime, the retime MCP tool and annot retime', () => {
     const url = await serve(file);
     const http = await post(url, { fps_from: 'fast', fps_to: 25 });
     expect(http.status).toBe(400);
-    expect((await http.json()).error).toMatchObject({ code: 'ANNOT_INVALID_TIME', message: expect.stringMatching(/^fps_from: expected frames per second/) });
+    expect(((await http.json()) as ErrorAnswer).error).toMatchObject({ code: 'ANNOT_INVALID_TIME', message: expect.stringMatching(/^fps_from: expected frames per second/) });
     const strict = await post(url, { shift: '-5', strict: true });
     expect(strict.status).toBe(422);
-    expect((await strict.json()).error).toMatchObject({ code: 'ANNOT_RETIME_BEFORE_ZERO', message: expect.stringMatching(/; strict refuses to drop it/) });
+    expect(((await strict.json()) as ErrorAnswer).error).toMatchObject({ code: 'ANNOT_RETIME_BEFORE_ZERO', message: expect.stringMatching(/; strict refuses to drop it/) });
     const kind = await post(url, { shift: true });
     expect(kind.status).toBe(400);
-    expect((await kind.json()).error.message).toMatch(/^shift: expected a time/);
+    expect(((await kind.json()) as ErrorAnswer).error.message).toMatch(/^shift: expected a time/);
 
     const tools = await connectTools(annotMcpTransport(file));
     try {
@@ -127,8 +129,8 @@ describe('POST /retime, the retime MCP tool and annot retime', () => {
       const entries = stream.events.map((event) => JSON.parse(event.data));
       expect(entries.map((entry) => [entry.kind, entry.actor])).toEqual(Array(7).fill(['update_annotation', 'cli:retime']));
       await eventually(async () => {
-        const listed = await (await fetch(`${url}/annotations`)).json();
-        return listed.map((a: { reference: { interval: { start: { s: string } } } }) => a.reference.interval.start.s).join(' ') === '2.5 5.75 10.3 13.625 17.5 21.98 24.5';
+        const listed = (await (await fetch(`${url}/annotations`)).json()) as Array<{ reference: { interval: { start: { s: string } } } }>;
+        return listed.map((a) => a.reference.interval.start.s).join(' ') === '2.5 5.75 10.3 13.625 17.5 21.98 24.5';
       }, 'GET /annotations shows the retimed starts');
     } finally {
       await stream.close();
