@@ -195,6 +195,7 @@ export {
   type BatchResult,
   type Mutated,
 } from './service/annotation-service.js';
+export type { AnnotationEdit } from './service/tier-constraint-guard.js';
 export { PreconditionRequiredError } from './service/errors.js';
 export { queryAnnotations, type QueryRequest } from './service/query-annotations.js';
 export { parseReadRequest, type ReadInput, type ReadRequest } from './service/read-request.js';

@@ -38,7 +38,8 @@ const INSTRUCTIONS = [
   'stored ticks per second). Results give each time as {v, r, s}: v/r seconds, s the same as an exact decimal string. Queries take a window and intersects or an Allen',
   `relation (${ALLEN_RELATIONS.join(', ')}). Every change by any client shares one op-log with a Lamport clock: latest_clock`,
   'tells the current clock and state_at(clock) shows the annotations as they were then. Machine suggestions carry a confidence;',
-  'accept_ai_suggestion records a review decision without rewriting who made the suggestion.',
+  'accept_ai_suggestion records a review decision without rewriting who made the suggestion. retime shifts, rescales (a frame-rate',
+  'change) or two-point syncs the times in place, exactly, in one change.',
 ].join(' ');
 
 /** Options of buildMcpServer. */
@@ -48,7 +49,7 @@ export interface McpServerOptions {
 }
 
 /**
- * The MCP server over a service: the ten tools, each a thin adapter over one service operation,
+ * The MCP server over a service: the eleven tools, each a thin adapter over one service operation,
  * so the HTTP routes and the tools share every behaviour and one op-log. Not yet connected: the
  * caller picks the transport (stdio for `annot mcp`, streamable HTTP under `annot serve --mcp`).
  */

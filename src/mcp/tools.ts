@@ -11,6 +11,8 @@ import { encodeCursor } from '../service/read-cursor.js';
 import { parseReadRequest } from '../service/read-request.js';
 import { plainWording } from '../service/read-wording.js';
 import { listFormats } from '../service/formats.js';
+import { retimeStore } from '../service/retime-store.js';
+import { retimeCallFromWire, retimeResultToWire } from '../service/retime-wire.js';
 import { ALLEN_RELATIONS } from '../time/allen.js';
 import { RationalTime } from '../time/rational-time.js';
 import { intervalFromToolSeconds, type ToolSeconds } from './tool-seconds.js';
@@ -312,7 +314,54 @@ const stateAt = defineTool({
   },
 });
 
-/** The ten tools, in the order tools/list shows them. */
+const frameRate = z.union([z.number().positive(), z.string()]).optional();
+
+const retime = defineTool({
+  name: 'retime',
+  title: 'Retime annotations',
+  description:
+    'Retimes every annotation (or those of one tier and the tiers that depend on it) in place, exactly, in one op-log change: ' +
+    'shift moves every time by a signed amount; fps_from and fps_to rescale by fps_from/fps_to (23.976 to 25 for a film made for NTSC shown at PAL speed); ' +
+    'scale multiplies by a ratio; sync "T1=U1,T2=U2" sends the time that was at T1 to U1 and T2 to U2, linearly. They compose in that order: ' +
+    'fps_from/fps_to, then scale, then shift (sync sets the scale and offset itself; a shift applies after it). within [START, END] moves only annotations that start there ' +
+    '(a child on an INCLUDED_IN or TIME_SUBDIVISION tier moves with its parent). Annotations referring to another annotation have no time and stay. ' +
+    'An annotation moved before 0 s is cut at 0 s, or dropped when it ends there (strict refuses instead); a time that falls between ticks of its rate is rounded and counted ' +
+    '(strict_time refuses). Any refusal changes nothing. Returns the counts (moved, cut, dropped, rounded) and the map.',
+  input: {
+    shift: seconds.optional().describe(`move every time by this signed amount: ${TIME_FORMS}; negative moves earlier`),
+    fps_from: frameRate.describe('the frame rate the times were made for: 23.976, "24000/1001", 25, 29.97'),
+    fps_to: frameRate.describe('the frame rate of the media the times should fit'),
+    scale: z.union([z.number().positive(), z.string()]).optional().describe('a positive ratio to multiply every time by: 1.001 or "25/24"'),
+    sync: z.string().max(256).optional().describe('two-point sync "T1=U1,T2=U2", e.g. "00:00:10=00:00:12.5,01:30:00=01:30:04"'),
+    within: z.tuple([seconds, seconds]).optional().describe('[START, END]: only annotations that start in [START, END) before the retime move'),
+    fps,
+    tier: tierName.optional().describe('only this tier, and the tiers that depend on it (it must exist: list_tiers shows them)'),
+    strict: z.boolean().default(false).describe('refuse, changing nothing, instead of cutting or dropping an annotation moved before 0 s'),
+    strict_time: z.boolean().default(false).describe('refuse, changing nothing, instead of rounding a time to a tick of its rate'),
+    actor,
+  },
+  output: z.object({
+    description: z.string().describe('the map for people: "×960/1001, +2.5 s"'),
+    map: z.looseObject({ factor: z.string(), offset: z.string() }).describe('the exact map: seconds × factor + offset'),
+    moved: z.number().int(),
+    cut: z.number().int(),
+    dropped: z.number().int(),
+    dropped_referring: z.number().int().describe('annotations without a time dropped with the one they referred to'),
+    rounded: z.number().int(),
+    tiers: z.array(z.string()),
+    findings: z.array(z.string()),
+    clock: z.number().int().nullable().describe('the op-log clock of the change; null when nothing changed'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async run(service, args) {
+    const { actor: who, ...body } = args;
+    const call = retimeCallFromWire(Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)));
+    const result = await retimeStore(service, call.request, { tier: call.tier, strict: call.strict, strictTime: call.strictTime, actor: who });
+    return { result: { ...retimeResultToWire(result) }, ...(result.clock === null ? {} : { clock: result.clock }) };
+  },
+});
+
+/** The eleven tools, in the order tools/list shows them. */
 export const ANNOT_TOOLS: readonly AnnotTool[] = Object.freeze([
   addAnnotation,
   queryAnnotationsTool,
@@ -324,4 +373,5 @@ export const ANNOT_TOOLS: readonly AnnotTool[] = Object.freeze([
   listFormatsTool,
   latestClock,
   stateAt,
+  retime,
 ]);

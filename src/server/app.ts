@@ -13,6 +13,7 @@ import { registerFormatRoutes } from './routes/formats.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerImportExportRoutes } from './routes/import-export.js';
 import { registerMetaRoutes } from './routes/meta.js';
+import { registerRetimeRoutes } from './routes/retime.js';
 import { registerOpLogRoutes } from './routes/oplog.js';
 import { registerLiveRoutes, type LiveOptions } from './routes/live.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
@@ -125,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerHealthRoutes(app);
   registerTierRoutes(app, context);
   registerAnnotationRoutes(app, context);
+  registerRetimeRoutes(app, context);
   registerImportExportRoutes(app, context);
   registerFormatRoutes(app);
   registerSchemaRoutes(app);

@@ -235,6 +235,29 @@ export class AnnotationService {
     });
   }
 
+  /**
+   * Edits planned from the store as it is (a retime): `plan` runs in the edit turn, so no guarded
+   * edit of this service comes between its reads and the write; the edits it returns (each of a
+   * different annotation) are judged as a whole by the tier-constraint guard, then applied in one
+   * op-log transaction (deletions, then updates, then creations), each update and deletion guarded
+   * by the ETag of the version it was planned from, so another process's edit in between is a 412
+   * and changes nothing. All or nothing. The clock is null when the plan changed nothing.
+   */
+  applyPlannedEdits(plan: () => Promise<readonly AnnotationEdit[]>, actor: string): Promise<number | null> {
+    return this.inEditTurn(async () => {
+      const edits = await plan();
+      if (edits.length === 0) return null;
+      await assertBatchKeepsTierConstraints(this.store, edits);
+      const guarded = (before: Annotation) => annotationEtag(before);
+      const mutations: Mutation[] = [
+        ...edits.filter((edit) => edit.before && !edit.after).map(({ before }): Mutation => ({ kind: 'delete_annotation', id: before!.id, ifMatch: guarded(before!) })),
+        ...edits.filter((edit) => edit.before && edit.after).map(({ before, after }): Mutation => ({ kind: 'update_annotation', annotation: after!, ifMatch: guarded(before!) })),
+        ...edits.filter((edit) => !edit.before && edit.after).map(({ after }): Mutation => ({ kind: 'add_annotation', annotation: after! })),
+      ];
+      return this.apply(mutations, actor);
+    });
+  }
+
   /** Applies one annotation edit once it is known to keep every tier constraint that holds now. */
   private applyEdit(edit: AnnotationEdit, mutations: readonly Mutation[], actor: string): Promise<number> {
     return this.inEditTurn(async () => {

@@ -30,10 +30,10 @@ describe('mountMcpOverHttp: the MCP tools over streamable HTTP on the REST app',
     return client;
   }
 
-  it('lists the ten tools at /mcp', async () => {
+  it('lists the eleven tools at /mcp', async () => {
     const tools = await connect();
     const { tools: listed } = await tools.client.listTools();
-    expect(listed).toHaveLength(10);
+    expect(listed).toHaveLength(11);
   });
 
   it('shares one service and one Lamport clock between REST and MCP edits', async () => {

@@ -13,7 +13,7 @@ type Wire = {
 
 const TOOL_NAMES = [
   'accept_ai_suggestion', 'add_annotation', 'add_tier', 'delete_annotation', 'get_annotation',
-  'latest_clock', 'list_formats', 'list_tiers', 'query_annotations', 'state_at',
+  'latest_clock', 'list_formats', 'list_tiers', 'query_annotations', 'retime', 'state_at',
 ];
 
 describe('annot mcp over stdio, driven by the MCP SDK client', () => {
@@ -32,7 +32,7 @@ describe('annot mcp over stdio, driven by the MCP SDK client', () => {
   const word = (text: string, start: number | string, end: number | string, extra: Record<string, unknown> = {}) =>
     tools.ok<Wire>('add_annotation', { tier: 'words', asset_id: 'talk.wav', start_seconds: start, end_seconds: end, body: { text }, ...extra });
 
-  it('lists the ten tools, each with a title, a description and an object input schema', async () => {
+  it('lists the eleven tools, each with a title, a description and an object input schema', async () => {
     const { tools: listed } = await tools.client.listTools();
     expect(listed.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of listed) {

@@ -85,7 +85,7 @@ describe('annot mcp keeps stdout for the protocol', () => {
     // The line that is not JSON gets its -32700 parse error (id null: nothing of it could be read).
     expect([...byId.keys()].sort()).toEqual([1, 2, 3, 4, 5, null]);
     expect(byId.get(null)!.error).toMatchObject({ code: -32700 });
-    expect((byId.get(2)!.result as { tools: unknown[] }).tools).toHaveLength(10);
+    expect((byId.get(2)!.result as { tools: unknown[] }).tools).toHaveLength(11);
     expect(byId.get(3)!.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'annotation missing not found' }] });
     expect(byId.get(4)!.result).toMatchObject({ structuredContent: { name: 'words' }, _meta: { 'annot/clock': 1 } });
     expect(session.stderr()).toMatch(/annot mcp: serving/);

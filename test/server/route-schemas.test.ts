@@ -177,6 +177,13 @@ const CASES: Case[] = [
   { route: 'GET /media/peaks', status: 200, request: () => get('/media/peaks?pixels_per_second=100') },
   { route: 'GET /media/peaks', status: 200, request: () => get('/media/peaks?samples_per_pixel=64&bits=16&format=dat') },
   { route: 'GET /media/peaks', status: 400, request: () => get('/media/peaks?bits=3') },
+  { route: 'POST /retime', status: 200, request: () => ({ method: 'POST', path: '/retime', json: { shift: '0.5', tier: 'words', strict: true } }) },
+  { route: 'POST /retime', status: 200, request: () => ({ method: 'POST', path: '/retime', json: { fps_from: '24000/1001', fps_to: 25, within: ['0', { v: 3600, r: 1 }] } }) },
+  { route: 'POST /retime', status: 200, request: () => ({ method: 'POST', path: '/retime', json: {} }) },
+  { route: 'POST /retime', status: 400, request: () => ({ method: 'POST', path: '/retime', json: { fps_from: 'fast', fps_to: 25 } }) },
+  { route: 'POST /retime', status: 400, request: () => ({ method: 'POST', path: '/retime', json: { shift: true } }) },
+  { route: 'POST /retime', status: 404, request: () => ({ method: 'POST', path: '/retime', json: { shift: 1, tier: 'nowhere' } }) },
+  { route: 'POST /retime', status: 422, request: () => ({ method: 'POST', path: '/retime', json: { shift: '-100000', strict: true } }) },
   { route: 'GET /', status: 200, request: () => get('/') },
   { route: 'GET /page/:file', status: 200, request: () => get('/page/app.js') },
   { route: 'GET /page/:file', status: 404, request: () => get('/page/nope.js') },
@@ -255,7 +262,7 @@ describe('every route against its documented schema', () => {
 
   it('documents every route the app registers, with its method, and nothing else', () => {
     const registered = registeredRoutes(server.app.printRoutes({ commonPrefix: false })).filter((route) => !isDocsRoute(route.split(' ')[1]));
-    expect(registered.length).toBe(29);
+    expect(registered.length).toBe(30);
     for (const route of registered) expect([route, operationOf(route).operation !== undefined]).toEqual([route, true]);
     const documented = Object.values(doc.paths as Json).reduce((count: number, item: Json) => count + Object.keys(item).length, 0);
     expect(documented).toBe(registered.length);
