@@ -9,6 +9,7 @@ import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
 import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
 import { loadDocument } from '../adapters/load-document.js';
 import { unknownTierMessage } from './tier-lookup.js';
+import { retimedWhenAsked, type ConversionRetime, type RetimeReport } from './retimed-document.js';
 
 /**
  * A conversion that streams: each annotation goes from the reader to the writer as it is read,
@@ -38,7 +39,15 @@ import { unknownTierMessage } from './tier-lookup.js';
  * again in the source format (see lossesTheSourceHad).
  */
 export type StreamOutcome =
-  | { readonly kind: 'converted'; readonly annotations: number; readonly tiers: number; readonly dropped: DumpReport['dropped']; readonly quantized: { count: number; maxErrorSeconds: number } }
+  | {
+      readonly kind: 'converted';
+      readonly annotations: number;
+      readonly tiers: number;
+      readonly dropped: DumpReport['dropped'];
+      readonly quantized: { count: number; maxErrorSeconds: number };
+      /** What a retime did (with `retime`), and its findings. */
+      readonly retimed?: RetimeReport;
+    }
   /** The document turned out not to stream (cues out of time order; a TextGrid that needs several tiers): nothing was written. */
   | { readonly kind: 'whole_document' }
   | { readonly kind: 'cannot_stream' };
@@ -58,6 +67,11 @@ export interface StreamRequest {
   readonly onProgress?: (annotations: number) => void;
   /** Called once everything was read and written, before the output is renamed into place (tier-name findings, `--strict`). */
   readonly beforeCommit: (tierNames: readonly string[]) => void;
+  /**
+   * A retime applied to each annotation as it passes, at the reader's rate (retimed-document.ts):
+   * the stream stays a stream, and a dropped annotation is simply not written.
+   */
+  readonly retime?: ConversionRetime;
 }
 
 /** Whether a conversion from `source` to `target` streams (see above). */
@@ -70,7 +84,8 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
   const [sourceCodec, targetCodec] = await Promise.all([source.codec(), target.codec()]);
   if (!streams(sourceCodec, targetCodec)) return { kind: 'cannot_stream' };
   if (targetCodec.writeCues === undefined) return convertInTwoPasses(request, sourceCodec, targetCodec);
-  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
+  const loaded = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
+  const { document, report: retimed } = retimedWhenAsked(loaded, request.retime, request.load.sourceName);
   if (request.tier !== undefined && !document.tiers.some((tier) => tier.name === request.tier)) {
     throw new TierNotFoundError(unknownTierMessage(request.tier, document.tiers.map((tier) => tier.name), request.inputName));
   }
@@ -91,7 +106,14 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
     return { kind: 'whole_document' };
   }
   request.beforeCommit(document.tiers.map((tier) => tier.name));
-  return { kind: 'converted', annotations: selection.read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(sourceCodec, dumped.dropped), quantized: document.quantization() };
+  return {
+    kind: 'converted',
+    annotations: selection.read - wholeAnnotationsDropped(dumped.dropped),
+    tiers: document.tiers.length,
+    dropped: lossesTheSourceHad(sourceCodec, dumped.dropped),
+    quantized: document.quantization(),
+    ...retimed(),
+  };
 }
 
 /**
@@ -104,7 +126,8 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
   const { source, target } = request;
   const dumpTwoPass = targetCodec.dumpTwoPass;
   if (dumpTwoPass === undefined) return { kind: 'cannot_stream' };
-  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
+  const loaded = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
+  const { document, report: retimed } = retimedWhenAsked(loaded, request.retime, request.load.sourceName);
   let passes = 0;
   let read = 0;
   async function* firstPass(): AsyncGenerator<Annotation> {
@@ -114,8 +137,9 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
     }
   }
   async function* again(): AsyncGenerator<Annotation> {
-    const reread = await loadDocument(sourceCodec, request.inputPath, { ...request.load, report: () => {} });
-    yield* reread.annotations;
+    // Retimed afresh: the first pass counted what the retime did, and refused what it refuses.
+    const reread = retimedWhenAsked(await loadDocument(sourceCodec, request.inputPath, { ...request.load, report: () => {} }), request.retime, request.load.sourceName);
+    yield* reread.document.annotations;
   }
   const replayable = {
     tiers: document.tiers,
@@ -135,7 +159,14 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
   });
   if (dumped === null) return { kind: 'whole_document' };
   if (passes < 2) request.beforeCommit(document.tiers.map((tier) => tier.name));
-  return { kind: 'converted', annotations: read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(sourceCodec, dumped.dropped), quantized: document.quantization() };
+  return {
+    kind: 'converted',
+    annotations: read - wholeAnnotationsDropped(dumped.dropped),
+    tiers: document.tiers.length,
+    dropped: lossesTheSourceHad(sourceCodec, dumped.dropped),
+    quantized: document.quantization(),
+    ...retimed(),
+  };
 }
 
 /**

@@ -1,0 +1,81 @@
+import type { LoadedDocument } from '../adapters/adapter.js';
+import { formatLocation } from '../adapters/errors.js';
+import type { Annotation } from '../model/annotation.js';
+import type { AnnotationStore } from '../store/store.js';
+import type { RetimeMap } from '../time/retime.js';
+import { AnnotationRetimer, type RetimeCounts } from './retime-annotations.js';
+
+/** A retime a conversion applies as it reads (`annot convert --shift`...), and how strict it is. */
+export interface ConversionRetime {
+  /** The map (time/retime.ts `retimeMap`). */
+  readonly map: RetimeMap;
+  /** Refuse instead of cutting or dropping an annotation pushed before 0 s (`--strict`). */
+  readonly strict?: boolean;
+  /** Refuse instead of rounding a time the map puts between two ticks (`--strict-time`). */
+  readonly strictTime?: boolean;
+}
+
+/** A document whose annotations come out retimed, with the retimer that counts what it did. */
+export interface RetimedDocument {
+  readonly document: LoadedDocument;
+  readonly counts: RetimeCounts;
+  /** One line per kind of loss (cut, dropped, rounded), once the annotations were consumed. */
+  findings(): string[];
+}
+
+/**
+ * The document as the reader gave it, its annotations retimed one by one as they are consumed
+ * (so a stream stays a stream): the times are the reader's, at the import rate, so a shift in
+ * milliseconds of an SRT file stays exact and anything finer is rounded at that rate and counted.
+ * An annotation dropped before 0 s is left out, with any that refer to it. A refusal (`--strict`,
+ * `--strict-time`) names the file and the place the reader read the annotation from.
+ */
+export function retimedDocument(document: LoadedDocument, retime: ConversionRetime, sourceName: string): RetimedDocument {
+  const describe = (annotation: Annotation): string => {
+    const where = `${sourceName}${formatLocation(document.placeOfAnnotation?.() ?? {})}`;
+    if (annotation.reference.kind !== 'media') return `${where}: annotation ${annotation.id}`;
+    const { start, end } = annotation.reference.interval;
+    return `${where}: the annotation at ${start.toSecondsString()}–${end.toSecondsString()} s`;
+  };
+  const retimer = new AnnotationRetimer(retime.map, { strict: retime.strict, strictTime: retime.strictTime }, describe);
+  const { inTimeOrder, placeOfAnnotation, placeOfMeta } = document;
+  const retimed: LoadedDocument = {
+    tiers: document.tiers,
+    meta: document.meta,
+    annotations: retimeEach(document.annotations, retimer),
+    quantization: () => document.quantization(),
+    ...(inTimeOrder === undefined ? {} : { inTimeOrder: () => retimeEach(inTimeOrder.call(document), retimer) }),
+    ...(placeOfAnnotation === undefined ? {} : { placeOfAnnotation: () => placeOfAnnotation.call(document) }),
+    ...(placeOfMeta === undefined ? {} : { placeOfMeta: (key: string) => placeOfMeta.call(document, key) }),
+  };
+  return { document: retimed, counts: retimer.counts, findings: () => retimer.findings() };
+}
+
+/** What a retime did to a conversion: its counts and the lines that say what was lost. */
+export type RetimeReport = RetimeCounts & { readonly findings: readonly string[] };
+
+/**
+ * The document retimed when there is a retime (else as it was), and the part of a conversion's
+ * report that says what the retime did: `{retimed}` once the annotations were consumed, `{}` without one.
+ */
+export function retimedWhenAsked(document: LoadedDocument, retime: ConversionRetime | undefined, sourceName: string): { document: LoadedDocument; report: () => { retimed?: RetimeReport } } {
+  if (retime === undefined) return { document, report: () => ({}) };
+  const retimed = retimedDocument(document, retime, sourceName);
+  return { document: retimed.document, report: () => ({ retimed: { ...retimed.counts, findings: retimed.findings() } }) };
+}
+
+/**
+ * A store's contents as a document (tiers, metadata, every annotation in its order), for a source
+ * that is a store (a `.annot` file read in place, a PostgreSQL project): retimed like a file's.
+ */
+export async function storeAsDocument(store: AnnotationStore): Promise<LoadedDocument> {
+  const [tiers, meta] = await Promise.all([store.listTiers(), store.listMeta()]);
+  return { tiers, meta, annotations: store.all(), quantization: () => ({ count: 0, maxErrorSeconds: 0 }) };
+}
+
+async function* retimeEach(annotations: AsyncIterable<Annotation>, retimer: AnnotationRetimer): AsyncGenerator<Annotation> {
+  for await (const annotation of annotations) {
+    const retimed = retimer.retime(annotation);
+    if (retimed !== null) yield retimed;
+  }
+}
