@@ -1,6 +1,8 @@
 import type { LoadedDocument } from '../adapters/adapter.js';
 import { formatLocation } from '../adapters/errors.js';
+import { toMs } from '../adapters/flat-cues.js';
 import type { Annotation } from '../model/annotation.js';
+import type { Tier } from '../model/tier.js';
 import type { AnnotationStore } from '../store/store.js';
 import type { RetimeMap } from '../time/retime.js';
 import { AnnotationRetimer, type RetimeCounts } from './retime-annotations.js';
@@ -44,7 +46,7 @@ export function retimedDocument(document: LoadedDocument, retime: ConversionReti
     meta: document.meta,
     annotations: retimeEach(document.annotations, retimer),
     quantization: () => document.quantization(),
-    ...(inTimeOrder === undefined ? {} : { inTimeOrder: () => retimeEach(inTimeOrder.call(document), retimer) }),
+    ...(inTimeOrder === undefined ? {} : { inTimeOrder: () => tiesInTierOrder(retimeEach(inTimeOrder.call(document), retimer), document.tiers) }),
     ...(placeOfAnnotation === undefined ? {} : { placeOfAnnotation: () => placeOfAnnotation.call(document) }),
     ...(placeOfMeta === undefined ? {} : { placeOfMeta: (key: string) => placeOfMeta.call(document, key) }),
   };
@@ -78,4 +80,29 @@ async function* retimeEach(annotations: AsyncIterable<Annotation>, retimer: Anno
     const retimed = retimer.retime(annotation);
     if (retimed !== null) yield retimed;
   }
+}
+
+/**
+ * A merged stream of several tiers (LoadedDocument.inTimeOrder) after a retime: annotations that
+ * now start in the same millisecond, having started in different ones (cut to 0 s together, or
+ * rounded onto one tick), put back in the order of their tiers, which is the order the
+ * whole-document path gives such ties (its sort is stable over the store's order, tier by tier).
+ * Only a run of equal starts is held, so the stream stays a stream.
+ */
+async function* tiesInTierOrder(annotations: AsyncIterable<Annotation>, tiers: readonly Tier[]): AsyncGenerator<Annotation> {
+  const rank = new Map(tiers.map((tier, index) => [tier.name, index]));
+  const byTier = (a: Annotation, b: Annotation): number => (rank.get(a.tier) ?? 0) - (rank.get(b.tier) ?? 0);
+  let run: Annotation[] = [];
+  let runStart = Number.NaN;
+  for await (const annotation of annotations) {
+    const reference = annotation.reference;
+    const start = reference.kind === 'media' ? Math.max(0, toMs(reference.interval.start.v, reference.interval.start.r)) : runStart;
+    if (start !== runStart && run.length > 0) {
+      yield* run.length > 1 ? run.sort(byTier) : run;
+      run = [];
+    }
+    runStart = start;
+    run.push(annotation);
+  }
+  yield* run.length > 1 ? run.sort(byTier) : run;
 }
