@@ -9,7 +9,7 @@ import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
 import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
 import { loadDocument } from '../adapters/load-document.js';
 import { unknownTierMessage } from './tier-lookup.js';
-import { retimedWhenAsked, type ConversionRetime, type RetimeReport } from './retimed-document.js';
+import { retimedDocument, retimedWhenAsked, type ConversionRetime, type RetimeReport } from './retimed-document.js';
 
 /**
  * A conversion that streams: each annotation goes from the reader to the writer as it is read,
@@ -84,15 +84,20 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
   const [sourceCodec, targetCodec] = await Promise.all([source.codec(), target.codec()]);
   if (!streams(sourceCodec, targetCodec)) return { kind: 'cannot_stream' };
   if (targetCodec.writeCues === undefined) return convertInTwoPasses(request, sourceCodec, targetCodec);
-  const loaded = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
-  const { document, report: retimed } = retimedWhenAsked(loaded, request.retime, request.load.sourceName);
+  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
+  const retime = request.retime === undefined ? null : retimedDocument(document, request.retime, request.load.sourceName);
   if (request.tier !== undefined && !document.tiers.some((tier) => tier.name === request.tier)) {
     throw new TierNotFoundError(unknownTierMessage(request.tier, document.tiers.map((tier) => tier.name), request.inputName));
   }
   const options = { targetName: request.targetName, tier: request.tier, variant: request.variant, warn: request.warn };
   const writeCues = targetCodec.writeCues;
   // A reader that can merge its tiers in time order (TextGrid) hands the cues over in the order they are written.
-  const selection = streamFlatCues(document.tiers, document.inTimeOrder?.() ?? document.annotations, options, target.name, request.onProgress, targetCodec.writesComments === true ? 'keep' : 'drop');
+  // A retime is applied in the writer's own loop, with no stream between; a merged stream of tiers
+  // (TextGrid's) is retimed as a stream of its own, which puts the ties a retime makes in tier order.
+  const merged = retime !== null && document.inTimeOrder !== undefined ? retime.document.inTimeOrder?.() : undefined;
+  const cues = merged ?? document.inTimeOrder?.() ?? document.annotations;
+  const transform = retime !== null && merged === undefined ? retime.retime : undefined;
+  const selection = streamFlatCues(document.tiers, cues, options, target.name, request.onProgress, targetCodec.writesComments === true ? 'keep' : 'drop', transform);
   let dumped: DumpReport;
   try {
     dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, async (span) => {
@@ -112,7 +117,7 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
     tiers: document.tiers.length,
     dropped: lossesTheSourceHad(sourceCodec, dumped.dropped),
     quantized: document.quantization(),
-    ...retimed(),
+    ...(retime === null ? {} : { retimed: { ...retime.counts, findings: retime.findings() } }),
   };
 }
 

@@ -123,11 +123,23 @@ export class AnnotationRetimer {
   }
 }
 
-/** The annotation with a new interval and everything else as it was (it was valid, and only times changed). */
+/**
+ * The annotation with a new interval and everything else as it was (it was valid, and only times
+ * changed). Written out field by field in makeAnnotation's order, not spread: a spread of a frozen
+ * record costs three times as much, a third of a streamed retime's time at a million cues.
+ */
 function withInterval(annotation: Annotation, interval: TimeInterval): Annotation {
   const reference = annotation.reference;
   if (reference.kind !== 'media') return annotation;
-  return Object.freeze({ ...annotation, reference: Object.freeze({ kind: 'media', asset_id: reference.asset_id, interval }) });
+  return Object.freeze({
+    id: annotation.id,
+    tier: annotation.tier,
+    reference: Object.freeze({ kind: 'media', asset_id: reference.asset_id, interval }),
+    body: annotation.body,
+    body_schema_uri: annotation.body_schema_uri,
+    provenance: annotation.provenance,
+    confidence: annotation.confidence,
+  });
 }
 
 function plural(count: number, noun: string): string {

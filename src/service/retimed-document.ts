@@ -23,6 +23,12 @@ export interface RetimedDocument {
   readonly counts: RetimeCounts;
   /** One line per kind of loss (cut, dropped, rounded), once the annotations were consumed. */
   findings(): string[];
+  /**
+   * The same retime, one annotation at a time, for a consumer that reads `annotations` of the
+   * document as the reader gave it and applies this in its own loop (a stream fewer per
+   * annotation): the annotation after it, or null when it is dropped. Use one or the other.
+   */
+  readonly retime: (annotation: Annotation) => Annotation | null;
 }
 
 /**
@@ -50,7 +56,7 @@ export function retimedDocument(document: LoadedDocument, retime: ConversionReti
     ...(placeOfAnnotation === undefined ? {} : { placeOfAnnotation: () => placeOfAnnotation.call(document) }),
     ...(placeOfMeta === undefined ? {} : { placeOfMeta: (key: string) => placeOfMeta.call(document, key) }),
   };
-  return { document: retimed, counts: retimer.counts, findings: () => retimer.findings() };
+  return { document: retimed, counts: retimer.counts, findings: () => retimer.findings(), retime: (annotation) => retimer.retime(annotation) };
 }
 
 /** What a retime did to a conversion: its counts and the lines that say what was lost. */
