@@ -11,7 +11,7 @@ export const RETIME_FLAGS = {
   shift: {
     kind: 'string',
     description:
-      'retime: move every annotation by a signed time: 2.5, -1.2, -00:00:01.200, -00:00:12:05 (SMPTE, with --fps); exact at the input\'s rate. Composes last: frame rate, then --scale, then --shift. Write a negative one as --shift=-2.5',
+      'retime: move every annotation by a signed time: 2.5, -1.2, -00:00:01.200, -00:00:12:05 (SMPTE, with --fps); exact at the input\'s rate. Composes last: frame rate, then --scale, then --shift',
   },
   'fps-from': {
     kind: 'string',
