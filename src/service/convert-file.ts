@@ -23,7 +23,7 @@ import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js
 import { writeFailure } from '../io/write-failure.js';
 import { tierNameFindingsOfFile } from './tier-name-findings.js';
 import type { RetimeMap } from '../time/retime.js';
-import { retimedWhenAsked, storeAsDocument, type ConversionRetime, type RetimeReport } from './retimed-document.js';
+import { retimedDocument, retimedWhenAsked, storeAsDocument, type ConversionRetime, type RetimeReport } from './retimed-document.js';
 
 /** What convertFile takes. */
 export interface ConvertRequest {
@@ -157,7 +157,8 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
   const ends = { inputPath, outputPath, source, target, targetCodec };
   if (openStore) {
     const store = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => openStore(inputPath, { readonly: true }));
-    if (request.retime !== undefined) return dumpRetimedStore(store, ends, request);
+    const retime = conversionRetime(request);
+    if (retime !== undefined) return dumpRetimedStore(store, ends, request, retime);
     return dumpHeldStore({ store, inPlace: true, fromStore: true, annotations: await store.count(), quantized: { count: 0, maxErrorSeconds: 0 } }, ends, request);
   }
   const loaded = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, inputPath, loadOptions(request)));
@@ -195,10 +196,53 @@ async function readRetimed(source: AnnotationStore, request: ConvertRequest, nam
   }
 }
 
-/** A `.annot` file read in place, retimed on the way to the target's writer. */
-async function dumpRetimedStore(source: AnnotationStore, ends: ConversionEnds, request: ConvertRequest): Promise<ConvertReport> {
+/**
+ * A `.annot` file read in place, retimed on the way to the target's writer: as a stream over the
+ * store when the writer takes one (cues, or TextGrid's two passes) and the retimed annotations
+ * stay in time order, else read once into a memory store, retimed, and written from there.
+ */
+async function dumpRetimedStore(source: AnnotationStore, ends: ConversionEnds, request: ConvertRequest, retime: ConversionRetime): Promise<ConvertReport> {
+  try {
+    const streamed = request.stream === false ? null : await streamRetimedStore(source, ends, request, retime);
+    if (streamed !== null) {
+      await source.close();
+      return streamed;
+    }
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+  rereading(request); // the tier-name findings the stream printed are not printed again
   const { held, retimed } = await readRetimed(source, request, inputName(request));
   return { ...(await dumpHeldStore(held, ends, request)), ...retimed() };
+}
+
+/** dumpRetimedStore's stream, or null when the writer cannot take the store as one (nothing is left written). */
+async function streamRetimedStore(store: AnnotationStore, ends: ConversionEnds, request: ConvertRequest, retime: ConversionRetime): Promise<ConvertReport | null> {
+  const tiers = await store.listTiers();
+  reportTierNames(request, tiers.map((tier) => tier.name), null);
+  refuseFindingsUnderStrict(request);
+  if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
+  const document = await storeAsDocument(store);
+  const counting = retimedDocument(document, retime, inputName(request));
+  let passes = 0;
+  // The first pass counts what the retime does (and refuses what it refuses); a writer's second pass retimes afresh.
+  const retimePass = () => (passes++ === 0 ? counting.retime : retimedDocument(document, retime, inputName(request)).retime);
+  const options = { targetName: request.output === '-' ? '<stdout>' : request.output, tier: request.tier, variant: request.variant, warn: request.warn };
+  const dumped = await withSpan(`adapter.dump ${ends.target.name}`, { [ATTR_FORMAT]: ends.target.name }, () =>
+    dumpStoreAsStream(store, ends.targetCodec, ends.outputPath, options, ends.target.name, retimePass),
+  );
+  if (dumped === null) return null;
+  const kept = (await store.count()) - counting.counts.dropped - counting.counts.dependents;
+  return {
+    from: ends.source.name,
+    to: ends.target.name,
+    annotations: kept - wholeAnnotationsDropped(dumped.dropped),
+    tiers: tiers.length,
+    dropped: dumped.dropped,
+    quantized: { count: 0, maxErrorSeconds: 0 },
+    retimed: { ...counting.counts, findings: counting.findings() },
+  };
 }
 
 /** The two ends of one file conversion, their formats chosen. */

@@ -26,7 +26,7 @@ import { retimedDocument, retimedWhenAsked, type ConversionRetime, type RetimeRe
  *   second writes. Only a document that makes one IntervalTier streams (see textgrid/stream-writer.ts);
  *   TextGrid to TextGrid (tiers that carry their TextGrid class and bounds) converts whole;
  * - `.annot` into SRT, WebVTT and TextGrid, over the store's paged statement (dumpStoreAsStream,
- *   called from convert-file.ts), and SRT, WebVTT and TextGrid into `.annot`, through the new
+ *   called from convert-file.ts, with a retime too), and SRT, WebVTT and TextGrid into `.annot`, through the new
  *   file's one bulk transaction (convert-file.ts, as before).
  * What does not: EAF, OTIO, JAMS, Label Studio, Web Annotation and TTML on either side.
  *
@@ -196,18 +196,35 @@ function lossesTheSourceHad(sourceCodec: FormatCodec, dropped: DumpReport['dropp
  * a TextGrid must lay out whole) returns null, with nothing left written: the caller dumps it as
  * usual.
  */
-export async function dumpStoreAsStream(store: AnnotationStore, targetCodec: FormatCodec, path: string, options: DumpOptions, formatName: string): Promise<DumpReport | null> {
+export async function dumpStoreAsStream(
+  store: AnnotationStore,
+  targetCodec: FormatCodec,
+  path: string,
+  options: DumpOptions,
+  formatName: string,
+  /** A retime, as a function per pass over the store (the first counts what it does; see retimed-document.ts). */
+  retimePass?: () => (annotation: Annotation) => Annotation | null,
+): Promise<DumpReport | null> {
   const { writeCues, dumpTwoPass } = targetCodec;
   if (writeCues === undefined) {
     if (dumpTwoPass === undefined) return null;
-    return dumpTwoPass({ tiers: await store.listTiers(), meta: await store.listMeta(), pass: () => store.all() }, path, options);
+    const pass = (): AsyncIterable<Annotation> => (retimePass === undefined ? store.all() : transformed(store.all(), retimePass()));
+    return dumpTwoPass({ tiers: await store.listTiers(), meta: await store.listMeta(), pass }, path, options);
   }
   try {
     const comments = targetCodec.writesComments === true ? 'keep' : 'drop';
-    return await writeCues(streamFlatCues(await store.listTiers(), store.all(), options, formatName, undefined, comments), (key) => store.getMeta(key), path, options);
+    const selection = streamFlatCues(await store.listTiers(), store.all(), options, formatName, undefined, comments, retimePass?.());
+    return await writeCues(selection, (key) => store.getMeta(key), path, options);
   } catch (error) {
     if (!(error instanceof CuesOutOfTimeOrder)) throw error;
     rmSync(path, { force: true });
     return null;
+  }
+}
+
+async function* transformed(annotations: AsyncIterable<Annotation>, transform: (annotation: Annotation) => Annotation | null): AsyncGenerator<Annotation> {
+  for await (const annotation of annotations) {
+    const result = transform(annotation);
+    if (result !== null) yield result;
   }
 }

@@ -78,7 +78,9 @@ export function retimedWhenAsked(document: LoadedDocument, retime: ConversionRet
  */
 export async function storeAsDocument(store: AnnotationStore): Promise<LoadedDocument> {
   const [tiers, meta] = await Promise.all([store.listTiers(), store.listMeta()]);
-  return { tiers, meta, annotations: store.all(), quantization: () => ({ count: 0, maxErrorSeconds: 0 }) };
+  // Read when iterated, not before: a document only used for its retimer opens no read of the store.
+  const annotations: AsyncIterable<Annotation> = { [Symbol.asyncIterator]: () => store.all()[Symbol.asyncIterator]() };
+  return { tiers, meta, annotations, quantization: () => ({ count: 0, maxErrorSeconds: 0 }) };
 }
 
 async function* retimeEach(annotations: AsyncIterable<Annotation>, retimer: AnnotationRetimer): AsyncGenerator<Annotation> {

@@ -121,6 +121,16 @@ describe('conversion with a retime', () => {
       expect(fromAnnot.report?.retimed).toEqual(fromText.report?.retimed);
       if (target === 'srt') expect(fromAnnot.bytes?.equals(fromText.bytes as Buffer)).toBe(true);
     }
+    // Streamed over the store (cues, TextGrid's two passes) or read whole, and out of time order after --within: the same.
+    for (const retime of [map, retimeMap({ within: ['2', '10'], shift: 30 }), retimeMap({ shift: '-3.3' })]) {
+      for (const target of ['srt', 'vtt', 'TextGrid']) {
+        const streamed = await convert(annot, join(dir, `annot-s.${target}`), true, retime);
+        const whole = await convert(annot, join(dir, `annot-w.${target}`), false, retime);
+        expect(streamed.error).toBeNull();
+        expect(streamed.report).toEqual(whole.report);
+        expect(streamed.bytes?.equals(whole.bytes as Buffer)).toBe(true);
+      }
+    }
     const refused = await convert(annot, join(dir, 'refused.srt'), true, retimeMap({ shift: -1 }), { strict: true });
     expect(refused.error).toMatch(/^ANNOT_RETIME_BEFORE_ZERO .*talk\.annot: the annotation at 0–3\.25 s would start at -1 s/);
     expect(refused.bytes).toBeNull();
