@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { AnnotCommand } from '../src/cli/base-command.js';
 import { oclifFlags } from '../src/cli/oclif-flags.js';
-import { RETIME_FLAGS } from '../src/cli/retime-flags.js';
+import { RETIME_COMMAND_FLAGS } from '../src/cli/retime-command-flags.js';
 
 export default class Retime extends AnnotCommand {
   static override description =
@@ -20,7 +20,7 @@ export default class Retime extends AnnotCommand {
   static override args = {
     file: Args.string({ description: 'the .annot file to retime in place (or a postgres://…?project=name URL); see --store', ignoreStdin: true }),
   };
-  static override flags = oclifFlags(RETIME_FLAGS);
+  static override flags = oclifFlags(RETIME_COMMAND_FLAGS);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Retime);

@@ -82,6 +82,11 @@ export function streamFlatCues(
   formatName: string,
   onProgress?: (read: number) => void,
   comments: 'keep' | 'drop' = 'drop',
+  /**
+   * Applied to each annotation as it is read, in the same loop (no stream between): the new
+   * annotation, or null to leave it out as if the input had not had it (a retime's drop).
+   */
+  transform?: (annotation: Annotation) => Annotation | null,
 ): FlatSelection & { readonly read: number } {
   checkTier(tiers, options, formatName);
   const tally = new FlatTally(options, comments);
@@ -94,7 +99,9 @@ export function streamFlatCues(
     async *cues(): AsyncGenerator<FlatCue> {
       let lastStart = -Infinity;
       let read = 0;
-      for await (const annotation of annotations) {
+      for await (const given of annotations) {
+        const annotation = transform === undefined ? given : transform(given);
+        if (annotation === null) continue;
         if (++read % 10000 === 0) {
           selection.read = read;
           onProgress?.(read);

@@ -1,25 +1,37 @@
-import type { FlagSpecs } from './flag-specs.js';
+import type { FlagSpecs, FlagValues } from './flag-specs.js';
 
 /**
- * `annot retime`'s flags (commands/retime.ts). The map's parts have the names and meanings they
- * have on `annot convert` (a RetimeRequest spelled `--fps-from`...); the rest choose the store
- * and how strict the retime is.
+ * The retiming flags (issue 35), described once for every command that retimes as it writes
+ * (`annot convert`). The order they compose in is the one retimeMap documents: the frame-rate
+ * change, then --scale, then --shift; --sync sets scale and offset itself, and --shift applies
+ * after it. --within picks annotations by their start before any of it. Plain data, as the start-up
+ * fast path reads it; retime-of-flags.ts turns the values into a map.
  */
 export const RETIME_FLAGS = {
-  shift: { kind: 'string', description: 'move every time by this signed amount: seconds (2.5, -1.2), a timecode (-00:00:01.200), SMPTE (-00:00:12:05, with --fps) or v/r; give a negative one as --shift=-2.5' },
+  shift: {
+    kind: 'string',
+    description:
+      'retime: move every annotation by a signed time: 2.5, -1.2, -00:00:01.200, -00:00:12:05 (SMPTE, with --fps); exact at the input\'s rate. Composes last: frame rate, then --scale, then --shift',
+  },
   'fps-from': {
     kind: 'string',
-    description: 'the frame rate the times were made for; with --fps-to, scales every time by FROM/TO, exactly. Usual pairs: 23.976 to 25 (an NTSC film release to PAL), 25 to 23.976, 24 to 25, 25 to 24, 29.97 to 25; 23.976 is read as 24000/1001 and 29.97 as 30000/1001',
+    description:
+      'retime: with --fps-to, the frame rate the times were made for; times are multiplied by FROM/TO exactly (23.976 means 24000/1001, 29.97 30000/1001). Usual pairs: 23.976→25 (PAL speed-up), 25→23.976 (PAL back to film), 24→25, 25→24, 29.97→25, 25→29.97, 29.97→23.976',
   },
-  'fps-to': { kind: 'string', description: 'the frame rate of the media the times should fit (see --fps-from)' },
-  scale: { kind: 'string', description: 'multiply every time by this positive ratio (1.001, 25/24), after --fps-from/--fps-to and before --shift' },
-  sync: { kind: 'string', description: "two-point sync 'T1=U1,T2=U2': the time that was at T1 goes to U1 and T2 to U2, linearly in between and beyond (no --fps-from, --fps-to or --scale with it; a --shift applies after it)" },
-  within: { kind: 'string', description: 'START,END: retime only the annotations that start in [START, END) before the retime (a child on an INCLUDED_IN or TIME_SUBDIVISION tier moves with its parent)' },
-  fps: { kind: 'string', description: 'frames per second of SMPTE HH:MM:SS:FF times in the other flags (24, 25, 29.97, 30000/1001)' },
-  tier: { kind: 'string', description: 'retime only this tier (and the tiers that depend on it)' },
-  strict: { kind: 'boolean', description: 'refuse, changing nothing, when an annotation would move before 0 s (by default it is cut at 0 s, or dropped when it ends there)', default: false },
-  'strict-time': { kind: 'boolean', description: 'refuse, changing nothing, when a time would fall between ticks of its rate (by default it is rounded to the nearest and counted)', default: false },
-  store: { kind: 'string', description: 'a PostgreSQL project (postgres://…?project=name) instead of FILE' },
-  project: { kind: 'string', description: 'the project of --store, when its URL has no ?project=' },
-  json: { kind: 'boolean', description: 'print what was done as one JSON object on stdout', default: false },
+  'fps-to': { kind: 'string', description: 'retime: with --fps-from, the frame rate of the media the times should fit (see --fps-from)' },
+  scale: { kind: 'string', description: 'retime: multiply every time by a positive ratio (1.001, 25/24, 0.96); applied after a frame-rate change, before --shift' },
+  sync: {
+    kind: 'string',
+    description:
+      "retime: two-point sync 'T1=U1,T2=U2': the time at T1 goes to U1 and the time at T2 to U2, linearly between and beyond (as Subtitle Edit's point sync); not with --fps-from, --fps-to or --scale; a --shift applies after it",
+  },
+  within: {
+    kind: 'string',
+    description:
+      'retime only the annotations that start inside START,END (times before the retime; START inclusive, END exclusive), e.g. --within 00:10:00,00:20:00. One that straddles an edge moves whole when its start is inside, and stays when it is not',
+  },
+  fps: { kind: 'string', description: 'frames per second of SMPTE HH:MM:SS:FF times in --shift, --sync and --within (24, 25, 29.97, 30000/1001)' },
 } as const satisfies FlagSpecs;
+
+/** The retiming flags' values, as a command parsed them. */
+export type RetimeFlagValues = FlagValues<typeof RETIME_FLAGS>;

@@ -55,6 +55,8 @@ export async function runConvertBatch(args: BatchConvertArguments): Promise<void
 async function converted(job: BatchJob, report: ConvertReport, bar: BatchProgress | null, say: (text: string) => void): Promise<void> {
   if (report.quantized.count > 0) say(`${job.input}: ${plural(report.quantized.count, 'time')} rounded to the import rate, largest error ${report.quantized.maxErrorSeconds.toExponential(2)} s`);
   for (const { what, count } of report.dropped) say(`${job.input}: ${report.to} keeps no ${what}: dropped for ${plural(count, 'annotation')}`);
+  // The retimed count alone would be a line per file; only what a retime lost is said.
+  for (const line of report.retimed?.findings ?? []) say(`warning: ${job.input}: retime: ${line}`);
   if (bar) bar.done(false);
   else await writeJsonLine({ input: job.input, output: job.output, from: report.from, to: report.to, annotations: report.annotations, tiers: report.tiers });
 }

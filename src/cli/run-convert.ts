@@ -12,8 +12,11 @@ import type { ConvertArguments } from './convert-arguments.js';
  * one file (runConvert), `IN... --out-dir DIR --to FORMAT` a batch (run-convert-batch.ts).
  */
 export async function runConvertCommand(positionals: readonly string[], flags: FlagValues<typeof CONVERT_FLAGS>): Promise<void> {
-  const { 'out-dir': outDir, recursive, jobs, 'strict-time': strictTime, 'asset-id': assetId, ...common } = flags;
-  const shared = { ...common, strictTime, assetId };
+  const { 'out-dir': outDir, recursive, jobs, 'strict-time': strictTime, 'asset-id': assetId, shift, 'fps-from': fpsFrom, 'fps-to': fpsTo, scale, sync, within, fps, ...common } = flags;
+  // The retime is checked before anything is read: a value it cannot read is a usage error naming its flag.
+  const retimeFlags = { shift, 'fps-from': fpsFrom, 'fps-to': fpsTo, scale, sync, within, fps };
+  const retime = Object.values(retimeFlags).every((value) => value === undefined) ? undefined : (await import('./retime-of-flags.js')).retimeOfFlags(retimeFlags);
+  const shared = { ...common, strictTime, assetId, retime };
   if (outDir !== undefined) {
     const { runConvertBatch } = await import('./run-convert-batch.js');
     return runConvertBatch({ ...shared, inputs: positionals, outDir, recursive, jobs });
@@ -50,6 +53,7 @@ export async function runConvert(args: ConvertArguments): Promise<void> {
       tier: args.tier,
       variant: args.variant,
       strict: args.strict,
+      retime: args.retime,
       warn: (message) => notice(`warning: ${message}`),
       report: (finding) => notice(formatFinding(finding)),
       onProgress: progress.update,
@@ -63,5 +67,6 @@ export async function runConvert(args: ConvertArguments): Promise<void> {
   for (const { what, count } of report.dropped) {
     notice(`${report.to} keeps no ${what}: dropped for ${plural(count, 'annotation')}`);
   }
+  if (report.retimed !== undefined) for (const line of (await import('./retime-of-flags.js')).retimeLines(report.retimed, args.retime)) notice(line);
   if (args.output !== '-') notice(`wrote ${redactLocation(args.output)} (${report.to}): ${plural(report.annotations, 'annotation')} in ${plural(report.tiers, 'tier')}`);
 }

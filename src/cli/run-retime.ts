@@ -9,9 +9,9 @@ import { parseTime } from '../time/time-input.js';
 import { groupedDigits, plural } from './finding-output.js';
 import type { FlagValues } from './flag-specs.js';
 import { writeJson } from './output.js';
-import type { RETIME_FLAGS } from './retime-flags.js';
+import type { RETIME_COMMAND_FLAGS } from './retime-command-flags.js';
 
-type RetimeFlags = FlagValues<typeof RETIME_FLAGS>;
+type RetimeFlags = FlagValues<typeof RETIME_COMMAND_FLAGS>;
 
 /** Who the op-log records as making a retime from the command line. */
 export const RETIME_ACTOR = 'cli:retime';

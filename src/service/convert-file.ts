@@ -22,6 +22,8 @@ import { loadDocument } from '../adapters/load-document.js';
 import { makeScratchFolder, removeScratchFolder } from '../io/temporary-files.js';
 import { writeFailure } from '../io/write-failure.js';
 import { tierNameFindingsOfFile } from './tier-name-findings.js';
+import type { RetimeMap } from '../time/retime.js';
+import { retimedDocument, retimedWhenAsked, storeAsDocument, type ConversionRetime, type RetimeReport } from './retimed-document.js';
 
 /** What convertFile takes. */
 export interface ConvertRequest {
@@ -62,6 +64,11 @@ export interface ConvertRequest {
   readonly stdin?: NodeJS.ReadableStream;
   /** Where output `-` goes (default process.stdout). */
   readonly stdout?: NodeJS.WritableStream;
+  /**
+   * Retime every annotation as it is read (time/retime.ts `retimeMap`), at the input's import
+   * rate: `strict` refuses a cut or drop before 0 s, `strictTime` a time it would round.
+   */
+  readonly retime?: RetimeMap;
 }
 
 /** What convertFile wrote. */
@@ -83,6 +90,8 @@ export interface ConvertReport {
     /** The largest rounding error, in seconds. */
     maxErrorSeconds: number;
   };
+  /** With `retime`: how many annotations it moved, cut, dropped and times it rounded, and the lines saying what was lost. */
+  readonly retimed?: RetimeReport;
 }
 
 /**
@@ -132,10 +141,11 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
         reportTierNames(request, tierNames, inputPath);
         refuseFindingsUnderStrict(request);
       },
+      retime: conversionRetime(request),
     });
     if (streamed.kind === 'converted') {
-      const { annotations, tiers, dropped, quantized } = streamed;
-      return { from: source.name, to: target.name, annotations, tiers, dropped, quantized };
+      const { annotations, tiers, dropped, quantized, retimed } = streamed;
+      return { from: source.name, to: target.name, annotations, tiers, dropped, quantized, ...(retimed === undefined ? {} : { retimed }) };
     }
     if (streamed.kind === 'whole_document') rereading(request);
   }
@@ -144,18 +154,95 @@ async function convertInto(inputPath: string, source: FormatAdapter, outputPath:
   // (for a target that is a store, the streaming of the parsed annotations into the new file).
   // A source whose file is itself a store (FormatCodec.openStore) is read in place, not parsed.
   const openStore = sourceCodec.openStore;
+  const ends = { inputPath, outputPath, source, target, targetCodec };
   if (openStore) {
     const store = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => openStore(inputPath, { readonly: true }));
-    return dumpHeldStore({ store, inPlace: true, annotations: await store.count(), quantized: { count: 0, maxErrorSeconds: 0 } }, { inputPath, outputPath, source, target, targetCodec }, request);
+    const retime = conversionRetime(request);
+    if (retime !== undefined) return dumpRetimedStore(store, ends, request, retime);
+    return dumpHeldStore({ store, inPlace: true, fromStore: true, annotations: await store.count(), quantized: { count: 0, maxErrorSeconds: 0 } }, ends, request);
   }
-  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, inputPath, loadOptions(request)));
+  const loaded = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, inputPath, loadOptions(request)));
+  const { document, report: retimed } = retimedWhenAsked(loaded, conversionRetime(request), inputName(request));
   // A target whose file is itself a store is filled in bulk: the new file (a temporary one anyway) is the store.
-  if (targetCodec.openStore) return bulkLoadInto(document, targetCodec.openStore, { inputPath, outputPath, source, target, targetCodec }, request);
+  if (targetCodec.openStore) return { ...(await bulkLoadInto(document, targetCodec.openStore, ends, request)), ...retimed() };
   // Otherwise hold the data in memory for the dump.
   const { MemoryStore } = await import('../store/memory.js');
   const store = new MemoryStore();
   const annotations = await loadIntoStore(document, store, { onProgress: request.onProgress, bounded: false });
-  return dumpHeldStore({ store, inPlace: false, annotations, quantized: document.quantization() }, { inputPath, outputPath, source, target, targetCodec }, request);
+  return { ...(await dumpHeldStore({ store, inPlace: false, fromStore: false, annotations, quantized: document.quantization() }, ends, request)), ...retimed() };
+}
+
+/** The retime a request asks for, with the strictness of its flags. */
+function conversionRetime(request: ConvertRequest): ConversionRetime | undefined {
+  return request.retime === undefined ? undefined : { map: request.retime, strict: request.strict, strictTime: request.strictTime };
+}
+
+/**
+ * A source that is a store (a `.annot` file, a PostgreSQL project) with a retime: its annotations
+ * are read once, retimed into a memory store, and that is written. The source is closed here.
+ */
+async function readRetimed(source: AnnotationStore, request: ConvertRequest, name: string): Promise<{ held: HeldStore; retimed: () => { retimed?: RetimeReport } }> {
+  const { MemoryStore } = await import('../store/memory.js');
+  const store = new MemoryStore();
+  try {
+    const { document, report } = retimedWhenAsked(await storeAsDocument(source), conversionRetime(request), name);
+    const annotations = await loadIntoStore(document, store, { onProgress: request.onProgress, bounded: false });
+    return { held: { store, inPlace: false, fromStore: true, annotations, quantized: { count: 0, maxErrorSeconds: 0 } }, retimed: report };
+  } catch (error) {
+    await store.close();
+    throw error;
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * A `.annot` file read in place, retimed on the way to the target's writer: as a stream over the
+ * store when the writer takes one (cues, or TextGrid's two passes) and the retimed annotations
+ * stay in time order, else read once into a memory store, retimed, and written from there.
+ */
+async function dumpRetimedStore(source: AnnotationStore, ends: ConversionEnds, request: ConvertRequest, retime: ConversionRetime): Promise<ConvertReport> {
+  try {
+    const streamed = request.stream === false ? null : await streamRetimedStore(source, ends, request, retime);
+    if (streamed !== null) {
+      await source.close();
+      return streamed;
+    }
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+  rereading(request); // the tier-name findings the stream printed are not printed again
+  const { held, retimed } = await readRetimed(source, request, inputName(request));
+  return { ...(await dumpHeldStore(held, ends, request)), ...retimed() };
+}
+
+/** dumpRetimedStore's stream, or null when the writer cannot take the store as one (nothing is left written). */
+async function streamRetimedStore(store: AnnotationStore, ends: ConversionEnds, request: ConvertRequest, retime: ConversionRetime): Promise<ConvertReport | null> {
+  const tiers = await store.listTiers();
+  reportTierNames(request, tiers.map((tier) => tier.name), null);
+  refuseFindingsUnderStrict(request);
+  if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
+  const document = await storeAsDocument(store);
+  const counting = retimedDocument(document, retime, inputName(request));
+  let passes = 0;
+  // The first pass counts what the retime does (and refuses what it refuses); a writer's second pass retimes afresh.
+  const retimePass = () => (passes++ === 0 ? counting.retime : retimedDocument(document, retime, inputName(request)).retime);
+  const options = { targetName: request.output === '-' ? '<stdout>' : request.output, tier: request.tier, variant: request.variant, warn: request.warn };
+  const dumped = await withSpan(`adapter.dump ${ends.target.name}`, { [ATTR_FORMAT]: ends.target.name }, () =>
+    dumpStoreAsStream(store, ends.targetCodec, ends.outputPath, options, ends.target.name, retimePass),
+  );
+  if (dumped === null) return null;
+  const kept = (await store.count()) - counting.counts.dropped - counting.counts.dependents;
+  return {
+    from: ends.source.name,
+    to: ends.target.name,
+    annotations: kept - wholeAnnotationsDropped(dumped.dropped),
+    tiers: tiers.length,
+    dropped: dumped.dropped,
+    quantized: { count: 0, maxErrorSeconds: 0 },
+    retimed: { ...counting.counts, findings: counting.findings() },
+  };
 }
 
 /** The two ends of one file conversion, their formats chosen. */
@@ -188,16 +275,18 @@ async function bulkLoadInto(document: LoadedDocument, openStore: NonNullable<For
 interface HeldStore {
   readonly store: AnnotationStore;
   readonly inPlace: boolean;
+  /** The source is a store (read in place, or copied retimed): no text to check tier names in, no reader stamps to discount. */
+  readonly fromStore: boolean;
   readonly annotations: number;
   readonly quantized: { count: number; maxErrorSeconds: number };
 }
 
 /** Writes a held store with the target's writer, and closes it. */
 async function dumpHeldStore(held: HeldStore, ends: ConversionEnds, request: ConvertRequest): Promise<ConvertReport> {
-  const { store, inPlace } = held;
+  const { store, inPlace, fromStore } = held;
   try {
     // A store opened in place has no text whose tier names to check, and no reader stamps to discount.
-    reportTierNames(request, (await store.listTiers()).map((tier) => tier.name), inPlace ? null : ends.inputPath);
+    reportTierNames(request, (await store.listTiers()).map((tier) => tier.name), fromStore ? null : ends.inputPath);
     refuseFindingsUnderStrict(request);
     if (request.tier !== undefined) await requireTier(store, request.tier, request.input === '-' ? 'standard input' : request.input);
     const tiers = (await store.listTiers()).length;
@@ -207,7 +296,7 @@ async function dumpHeldStore(held: HeldStore, ends: ConversionEnds, request: Con
       // A store opened in place is read once, as a stream, when its annotations are in time order.
       (inPlace && request.stream !== false ? await dumpStoreAsStream(store, codec, ends.outputPath, options, ends.target.name) : null) ?? codec.dump(store, ends.outputPath, options),
     );
-    const dropped = inPlace ? dumped.dropped : await lossesTheSourceHad(dumped.dropped, store, ends.source, request);
+    const dropped = fromStore ? dumped.dropped : await lossesTheSourceHad(dumped.dropped, store, ends.source, request);
     return { from: ends.source.name, to: ends.target.name, annotations: held.annotations - wholeAnnotationsDropped(dumped.dropped), tiers, dropped, quantized: held.quantized };
   } finally {
     await store.close();
@@ -292,7 +381,10 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
   const { openServiceStore, redactLocation } = await import('./open-service-store.js');
   if (isPostgresLocation(request.input)) {
     if (isPostgresLocation(request.output)) throw new InvalidInputError('converting from one database project to another is not supported; go through a .annot file');
-    const source = await openServiceStore(request.input);
+    const opened = await openServiceStore(request.input);
+    // A retime reads the project once into memory, retimed; the project itself is not changed.
+    const copy = request.retime === undefined ? null : await readRetimed(opened, request, redactLocation(request.input));
+    const source = copy?.held.store ?? opened;
     const target = inferFormat({ explicit: request.to, path: request.output });
     const outputPath = request.output === '-' ? join(scratch, `out${target.extensions[0] ?? ''}`) : request.output;
     try {
@@ -302,7 +394,8 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
         const dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, () =>
           codec.dump(source, path, { targetName: request.output === '-' ? '<stdout>' : request.output, tier: request.tier, variant: request.variant, warn: request.warn }),
         );
-        return { from: 'postgres', to: target.name, annotations: (await source.count()) - wholeAnnotationsDropped(dumped.dropped), tiers: (await source.listTiers()).length, dropped: dumped.dropped, quantized: { count: 0, maxErrorSeconds: 0 } };
+        const annotations = (await source.count()) - wholeAnnotationsDropped(dumped.dropped);
+        return { from: 'postgres', to: target.name, annotations, tiers: (await source.listTiers()).length, dropped: dumped.dropped, quantized: { count: 0, maxErrorSeconds: 0 }, ...copy?.retimed() };
       };
       const report = request.output === '-' ? await spooled(outputPath, write) : await writeAtomically(outputPath, write);
       if (request.output === '-') await copyToStdout(outputPath, request.stdout ?? process.stdout);
@@ -317,7 +410,8 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
   const staged = new MemoryStore();
   // Every source through its reader, a store file too: the op-log records what the reader yields.
   const codec = await source.codec();
-  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(codec, inputPath, loadOptions(request)));
+  const loaded = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(codec, inputPath, loadOptions(request)));
+  const { document, report: retimed } = retimedWhenAsked(loaded, conversionRetime(request), inputName(request));
   await loadIntoStore(document, staged, { onProgress: request.onProgress, sourceName: inputName(request) });
   const quantized = document.quantization();
   refuseFindingsUnderStrict(request);
@@ -336,7 +430,7 @@ async function convertWithDatabase(request: ConvertRequest, scratch: string): Pr
   } finally {
     await target.close();
   }
-  return { from: source.name, to: 'postgres', annotations: await staged.count(), tiers: (await staged.listTiers()).length, dropped: [], quantized };
+  return { from: source.name, to: 'postgres', annotations: await staged.count(), tiers: (await staged.listTiers()).length, dropped: [], quantized, ...retimed() };
 }
 
 /**

@@ -9,6 +9,7 @@ import { withSpanIfTracing as withSpan } from '../telemetry/lazy-span.js';
 import { stampedAttribute, wholeAnnotationsDropped } from './conversion-losses.js';
 import { loadDocument } from '../adapters/load-document.js';
 import { unknownTierMessage } from './tier-lookup.js';
+import { retimedDocument, retimedWhenAsked, type ConversionRetime, type RetimeReport } from './retimed-document.js';
 
 /**
  * A conversion that streams: each annotation goes from the reader to the writer as it is read,
@@ -25,7 +26,7 @@ import { unknownTierMessage } from './tier-lookup.js';
  *   second writes. Only a document that makes one IntervalTier streams (see textgrid/stream-writer.ts);
  *   TextGrid to TextGrid (tiers that carry their TextGrid class and bounds) converts whole;
  * - `.annot` into SRT, WebVTT and TextGrid, over the store's paged statement (dumpStoreAsStream,
- *   called from convert-file.ts), and SRT, WebVTT and TextGrid into `.annot`, through the new
+ *   called from convert-file.ts, with a retime too), and SRT, WebVTT and TextGrid into `.annot`, through the new
  *   file's one bulk transaction (convert-file.ts, as before).
  * What does not: EAF, OTIO, JAMS, Label Studio, Web Annotation and TTML on either side.
  *
@@ -38,7 +39,15 @@ import { unknownTierMessage } from './tier-lookup.js';
  * again in the source format (see lossesTheSourceHad).
  */
 export type StreamOutcome =
-  | { readonly kind: 'converted'; readonly annotations: number; readonly tiers: number; readonly dropped: DumpReport['dropped']; readonly quantized: { count: number; maxErrorSeconds: number } }
+  | {
+      readonly kind: 'converted';
+      readonly annotations: number;
+      readonly tiers: number;
+      readonly dropped: DumpReport['dropped'];
+      readonly quantized: { count: number; maxErrorSeconds: number };
+      /** What a retime did (with `retime`), and its findings. */
+      readonly retimed?: RetimeReport;
+    }
   /** The document turned out not to stream (cues out of time order; a TextGrid that needs several tiers): nothing was written. */
   | { readonly kind: 'whole_document' }
   | { readonly kind: 'cannot_stream' };
@@ -58,6 +67,11 @@ export interface StreamRequest {
   readonly onProgress?: (annotations: number) => void;
   /** Called once everything was read and written, before the output is renamed into place (tier-name findings, `--strict`). */
   readonly beforeCommit: (tierNames: readonly string[]) => void;
+  /**
+   * A retime applied to each annotation as it passes, at the reader's rate (retimed-document.ts):
+   * the stream stays a stream, and a dropped annotation is simply not written.
+   */
+  readonly retime?: ConversionRetime;
 }
 
 /** Whether a conversion from `source` to `target` streams (see above). */
@@ -71,13 +85,19 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
   if (!streams(sourceCodec, targetCodec)) return { kind: 'cannot_stream' };
   if (targetCodec.writeCues === undefined) return convertInTwoPasses(request, sourceCodec, targetCodec);
   const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
+  const retime = request.retime === undefined ? null : retimedDocument(document, request.retime, request.load.sourceName);
   if (request.tier !== undefined && !document.tiers.some((tier) => tier.name === request.tier)) {
     throw new TierNotFoundError(unknownTierMessage(request.tier, document.tiers.map((tier) => tier.name), request.inputName));
   }
   const options = { targetName: request.targetName, tier: request.tier, variant: request.variant, warn: request.warn };
   const writeCues = targetCodec.writeCues;
   // A reader that can merge its tiers in time order (TextGrid) hands the cues over in the order they are written.
-  const selection = streamFlatCues(document.tiers, document.inTimeOrder?.() ?? document.annotations, options, target.name, request.onProgress, targetCodec.writesComments === true ? 'keep' : 'drop');
+  // A retime is applied in the writer's own loop, with no stream between; a merged stream of tiers
+  // (TextGrid's) is retimed as a stream of its own, which puts the ties a retime makes in tier order.
+  const merged = retime !== null && document.inTimeOrder !== undefined ? retime.document.inTimeOrder?.() : undefined;
+  const cues = merged ?? document.inTimeOrder?.() ?? document.annotations;
+  const transform = retime !== null && merged === undefined ? retime.retime : undefined;
+  const selection = streamFlatCues(document.tiers, cues, options, target.name, request.onProgress, targetCodec.writesComments === true ? 'keep' : 'drop', transform);
   let dumped: DumpReport;
   try {
     dumped = await withSpan(`adapter.dump ${target.name}`, { [ATTR_FORMAT]: target.name }, async (span) => {
@@ -91,7 +111,14 @@ export async function convertAsStream(request: StreamRequest): Promise<StreamOut
     return { kind: 'whole_document' };
   }
   request.beforeCommit(document.tiers.map((tier) => tier.name));
-  return { kind: 'converted', annotations: selection.read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(sourceCodec, dumped.dropped), quantized: document.quantization() };
+  return {
+    kind: 'converted',
+    annotations: selection.read - wholeAnnotationsDropped(dumped.dropped),
+    tiers: document.tiers.length,
+    dropped: lossesTheSourceHad(sourceCodec, dumped.dropped),
+    quantized: document.quantization(),
+    ...(retime === null ? {} : { retimed: { ...retime.counts, findings: retime.findings() } }),
+  };
 }
 
 /**
@@ -104,7 +131,8 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
   const { source, target } = request;
   const dumpTwoPass = targetCodec.dumpTwoPass;
   if (dumpTwoPass === undefined) return { kind: 'cannot_stream' };
-  const document = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
+  const loaded = await withSpan(`adapter.load ${source.name}`, { [ATTR_FORMAT]: source.name }, () => loadDocument(sourceCodec, request.inputPath, request.load));
+  const { document, report: retimed } = retimedWhenAsked(loaded, request.retime, request.load.sourceName);
   let passes = 0;
   let read = 0;
   async function* firstPass(): AsyncGenerator<Annotation> {
@@ -114,8 +142,9 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
     }
   }
   async function* again(): AsyncGenerator<Annotation> {
-    const reread = await loadDocument(sourceCodec, request.inputPath, { ...request.load, report: () => {} });
-    yield* reread.annotations;
+    // Retimed afresh: the first pass counted what the retime did, and refused what it refuses.
+    const reread = retimedWhenAsked(await loadDocument(sourceCodec, request.inputPath, { ...request.load, report: () => {} }), request.retime, request.load.sourceName);
+    yield* reread.document.annotations;
   }
   const replayable = {
     tiers: document.tiers,
@@ -135,7 +164,14 @@ async function convertInTwoPasses(request: StreamRequest, sourceCodec: FormatCod
   });
   if (dumped === null) return { kind: 'whole_document' };
   if (passes < 2) request.beforeCommit(document.tiers.map((tier) => tier.name));
-  return { kind: 'converted', annotations: read - wholeAnnotationsDropped(dumped.dropped), tiers: document.tiers.length, dropped: lossesTheSourceHad(sourceCodec, dumped.dropped), quantized: document.quantization() };
+  return {
+    kind: 'converted',
+    annotations: read - wholeAnnotationsDropped(dumped.dropped),
+    tiers: document.tiers.length,
+    dropped: lossesTheSourceHad(sourceCodec, dumped.dropped),
+    quantized: document.quantization(),
+    ...retimed(),
+  };
 }
 
 /**
@@ -160,18 +196,35 @@ function lossesTheSourceHad(sourceCodec: FormatCodec, dropped: DumpReport['dropp
  * a TextGrid must lay out whole) returns null, with nothing left written: the caller dumps it as
  * usual.
  */
-export async function dumpStoreAsStream(store: AnnotationStore, targetCodec: FormatCodec, path: string, options: DumpOptions, formatName: string): Promise<DumpReport | null> {
+export async function dumpStoreAsStream(
+  store: AnnotationStore,
+  targetCodec: FormatCodec,
+  path: string,
+  options: DumpOptions,
+  formatName: string,
+  /** A retime, as a function per pass over the store (the first counts what it does; see retimed-document.ts). */
+  retimePass?: () => (annotation: Annotation) => Annotation | null,
+): Promise<DumpReport | null> {
   const { writeCues, dumpTwoPass } = targetCodec;
   if (writeCues === undefined) {
     if (dumpTwoPass === undefined) return null;
-    return dumpTwoPass({ tiers: await store.listTiers(), meta: await store.listMeta(), pass: () => store.all() }, path, options);
+    const pass = (): AsyncIterable<Annotation> => (retimePass === undefined ? store.all() : transformed(store.all(), retimePass()));
+    return dumpTwoPass({ tiers: await store.listTiers(), meta: await store.listMeta(), pass }, path, options);
   }
   try {
     const comments = targetCodec.writesComments === true ? 'keep' : 'drop';
-    return await writeCues(streamFlatCues(await store.listTiers(), store.all(), options, formatName, undefined, comments), (key) => store.getMeta(key), path, options);
+    const selection = streamFlatCues(await store.listTiers(), store.all(), options, formatName, undefined, comments, retimePass?.());
+    return await writeCues(selection, (key) => store.getMeta(key), path, options);
   } catch (error) {
     if (!(error instanceof CuesOutOfTimeOrder)) throw error;
     rmSync(path, { force: true });
     return null;
+  }
+}
+
+async function* transformed(annotations: AsyncIterable<Annotation>, transform: (annotation: Annotation) => Annotation | null): AsyncGenerator<Annotation> {
+  for await (const annotation of annotations) {
+    const result = transform(annotation);
+    if (result !== null) yield result;
   }
 }

@@ -27,6 +27,11 @@ describe('annot convert: the start-up fast path and oclif say and write the same
     ['--tier and --rate', input, 'srt', ['--tier', 'speech', '--rate', '48000']],
     ['--encoding', input, 'vtt', ['--encoding', 'windows-1250']],
     ['an unknown --encoding', input, 'vtt', ['--encoding', 'latin-2']],
+    ['a retime: --shift', input, 'srt', ['--shift', '2.5']],
+    ['a retime: a frame-rate change rounded, --within', input, 'vtt', ['--fps-from', '23.976', '--fps-to', '25', '--within', '0,00:00:01,500']],
+    ['a retime: --sync', input, 'srt', ['--sync', '1=2,3=5']],
+    ['a retime refused by --strict-time', input, 'srt', ['--scale', '1/3', '--strict-time']],
+    ['a retime flag oclif would take but annot refuses', input, 'srt', ['--scale', 'abc']],
   ];
   let n = 0;
   for (const [name, source, extension, flags] of cases) {

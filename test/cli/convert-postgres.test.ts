@@ -95,4 +95,25 @@ describeWithPostgres('annot convert to and from a PostgreSQL project', await pos
       await after.close();
     }
   });
+
+  it('retimes on the way in and on the way out, leaving the project itself as it was on the way out', async () => {
+    const url = projectUrl('retime');
+    const into = await runCli(['convert', TALK, url, '--shift', '1.5']);
+    expect(into.code).toBe(0);
+    expect(into.stderr).toContain('retimed 7 annotations (+1.5 s)');
+    const out = join(dir, 'retimed-from-db.srt');
+    const back = await runCli(['convert', url, out, '--shift', '-1.5']);
+    expect(back.code).toBe(0);
+    expect(back.stderr).toContain('retimed 7 annotations (-1.5 s)');
+    // Into the database and out again by the opposite shift: the times are the file's own.
+    expect(readFileSync(out, 'utf8')).toContain('1\n00:00:00,000 --> 00:00:03,250\n');
+    const store = await PostgresStore.open(url);
+    try {
+      const starts = [];
+      for await (const annotation of store.all()) if (annotation.reference.kind === 'media') starts.push(annotation.reference.interval.start.toSecondsString());
+      expect(starts[0]).toBe('1.5');
+    } finally {
+      await store.close();
+    }
+  });
 });
