@@ -112,6 +112,7 @@ export const ERROR_TABLE = Object.freeze({
   ANNOT_LOSSY_TIME: row(400, 'a time that cannot be held exactly at the requested rate (annot never rounds silently)'),
   ANNOT_INVALID_TIME: row(400, 'a time or interval that is malformed: fractional ticks, a rate of 0 or less, an end before its start'),
   ANNOT_UNKNOWN_RELATION: row(400, 'a relation name that is not one of Allen\'s thirteen'),
+  ANNOT_RETIME_BEFORE_ZERO: row(422, 'a retime under --strict would push an annotation before 0 s (cut or dropped without it); nothing was written'),
   // formats
   ANNOT_UNKNOWN_FORMAT: row(400, 'no format matches the name, extension or content given'),
   ANNOT_FORMAT_PARSE: row(422, 'a malformed input file; the message names the file, the place and what was expected'),
