@@ -111,3 +111,21 @@ function srtTime(seconds: number): string {
 export function srtOf(cues: readonly SpokenCue[], { scale = 1, shift = 0 }: { scale?: number; shift?: number } = {}): string {
   return cues.map((cue, i) => `${i + 1}\n${srtTime(cue.start * scale + shift)} --> ${srtTime(cue.end * scale + shift)}\n${cue.text}\n`).join('\n');
 }
+
+/**
+ * Whether the tests that need espeak-ng run: outside CI a missing espeak-ng skips them with a loud
+ * message; under CI=true it is an error, so CI never passes by skipping them.
+ */
+export function espeakOrSkip(what: string): boolean {
+  if (hasEspeak()) return true;
+  const missing = 'espeak-ng is not installed; .ci/run installs it with apt-get install espeak-ng';
+  if (process.env.CI === 'true') throw new Error(`${missing}: CI must run ${what}`);
+  console.warn(`\n!!! SKIPPING ${what}: ${missing} !!!\n`);
+  return false;
+}
+
+/** The cues of an SRT file: start and end in seconds. */
+export function srtCues(text: string): Array<{ start: number; end: number }> {
+  const time = (h: string, m: string, s: string, ms: string) => Number(h) * 3600 + Number(m) * 60 + Number(s) + Number(ms) / 1000;
+  return [...text.matchAll(/(\d+):(\d\d):(\d\d),(\d{3}) --> (\d+):(\d\d):(\d\d),(\d{3})/g)].map((m) => ({ start: time(m[1], m[2], m[3], m[4]), end: time(m[5], m[6], m[7], m[8]) }));
+}
