@@ -1,7 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
 import type { DumpReport, FormatAdapter } from '../adapters/adapter.js';
 import type { Finding } from '../adapters/finding.js';
 import { parentsFirst } from '../adapters/load-into-store.js';
 import { inferFormat } from '../adapters/registry.js';
+import { InvalidInputError } from '../errors/annot-error.js';
 import { writeAtomically } from '../io/atomic-file.js';
 import type { Annotation } from '../model/annotation.js';
 import type { AnnotationStore } from '../store/store.js';
@@ -139,6 +141,8 @@ async function estimateFor(request: SyncRequest, cues: readonly CueSpan[]): Prom
     return estimateSyncToReference(reference, cues, options);
   }
   if (request.media === undefined) throw new TypeError('syncSubtitles needs media or reference');
+  if (!existsSync(request.media)) throw new InvalidInputError(`${request.media}: no such file`);
+  if (statSync(request.media).isDirectory()) throw new InvalidInputError(`${request.media}: is a directory, expected a media file`);
   return estimateSyncToMedia(request.media, cues, options);
 }
 
