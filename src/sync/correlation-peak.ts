@@ -12,17 +12,16 @@ export interface CorrelationPeak {
   readonly clarity: number;
 }
 
-/** Lags within this many frames of the peak belong to it (the breadth of a cue), not to a rival. */
-const PEAK_BREADTH = 150;
 /** Fewer lags than this outside the peak say nothing of how it stands out. */
 const FEWEST_RIVALS = 50;
 
 /**
- * The peak of scores over the lags -maxLag..maxLag (scores[maxLag + k] for lag k). A flat top
+ * The peak of scores over the lags -maxLag..maxLag (scores[maxLag + k] for lag k); lags within
+ * `breadth` of it belong to it, not to a rival (the breadth of a cue). A flat top
  * (cues longer than the speech in them fit at every lag of a range) is taken at its middle;
  * otherwise a parabola through the peak and its neighbours places it between frames.
  */
-export function correlationPeak(scores: Float64Array, maxLag: number): CorrelationPeak {
+export function correlationPeak(scores: Float64Array, maxLag: number, breadth: number): CorrelationPeak {
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
   const top = scores[best];
@@ -38,21 +37,21 @@ export function correlationPeak(scores: Float64Array, maxLag: number): Correlati
     const curvature = a - 2 * top + c;
     if (curvature < 0) index = best + (0.5 * (a - c)) / curvature;
   }
-  return { lag: index - maxLag, score: top, clarity: clarityOf(scores, left, right) };
+  return { lag: index - maxLag, score: top, clarity: clarityOf(scores, left, right, breadth) };
 }
 
 /**
  * The clarity of the peak whose flat top is scores[left..right]. Its lobe reaches down its slopes
- * as far as they keep falling, and PEAK_BREADTH beyond; a search window too narrow to leave
- * FEWEST_RIVALS lags outside that is judged outside PEAK_BREADTH alone, and without them, 0.
+ * as far as they keep falling, and `breadth` beyond; a search window too narrow to leave
+ * FEWEST_RIVALS lags outside that is judged outside `breadth` alone, and without them, 0.
  */
-function clarityOf(scores: Float64Array, left: number, right: number): number {
+function clarityOf(scores: Float64Array, left: number, right: number, breadth: number): number {
   let lobeLeft = left;
   let lobeRight = right;
   while (lobeLeft > 0 && scores[lobeLeft - 1] <= scores[lobeLeft]) lobeLeft--;
   while (lobeRight < scores.length - 1 && scores[lobeRight + 1] <= scores[lobeRight]) lobeRight++;
-  const clarity = marginClarity(scores, scores[left], Math.min(lobeLeft, left - PEAK_BREADTH), Math.max(lobeRight, right + PEAK_BREADTH));
-  return clarity ?? marginClarity(scores, scores[left], left - PEAK_BREADTH, right + PEAK_BREADTH) ?? 0;
+  const clarity = marginClarity(scores, scores[left], Math.min(lobeLeft, left - breadth), Math.max(lobeRight, right + breadth));
+  return clarity ?? marginClarity(scores, scores[left], left - breadth, right + breadth) ?? 0;
 }
 
 /** s²/(s² + 4) for the margin s of `top` over the lags outside lobeLeft..lobeRight; null when too few. */

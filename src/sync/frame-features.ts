@@ -15,90 +15,89 @@ export interface FrameFeatures {
 }
 
 /**
- * Builds frame features from signed 16-bit little-endian mono samples at ANALYSIS_RATE as they
- * stream in (chunks may split a sample), so nothing of the audio is held but two numbers a frame:
- * 2 hours are 720,000 frames, under 6 MB. A first-order high-pass takes out DC and hum first,
- * which would otherwise lift the energy of silence and hide its zero crossings.
+ * FFmpeg sends the samples G.711 μ-law coded: one byte a sample, half of 16-bit PCM through the
+ * pipe, with a logarithmic step that keeps some 78 dB of range, more than the energy of 10 ms
+ * frames needs. These tables give each byte's value (a fraction of full scale), its square, and
+ * its sign (0 within a dead zone of a few steps around 0, so the dither of silence does not count
+ * as crossings): the hot loop does no arithmetic but sums.
+ */
+const MU_LAW_VALUE = new Float64Array(256);
+const MU_LAW_SQUARE = new Float64Array(256);
+const MU_LAW_SIGN = new Int8Array(256);
+for (let byte = 0; byte < 256; byte++) {
+  const u = ~byte & 0xff;
+  const exponent = (u >> 4) & 7;
+  const magnitude = ((((u & 0x0f) << 3) + 0x84) << exponent) - 0x84;
+  const value = (u & 0x80 ? -magnitude : magnitude) / 32768;
+  MU_LAW_VALUE[byte] = value;
+  MU_LAW_SQUARE[byte] = value * value;
+  MU_LAW_SIGN[byte] = magnitude <= 8 ? 0 : value > 0 ? 1 : -1;
+}
+
+/**
+ * Builds frame features from μ-law mono samples at ANALYSIS_RATE as they stream in, so nothing of
+ * the audio is held but two numbers a frame: 2 hours are 720,000 frames, under 6 MB. A frame's
+ * energy is its variance, not its mean square, so a DC offset does not pass for sound.
  */
 export class FrameFeatureBuilder {
   private energy = new Float32Array(1 << 14);
   private crossings = new Float32Array(1 << 14);
   private count = 0;
-  private carry: number | null = null;
-  private previousInput = 0;
-  private previousOutput = 0;
+  private sum = 0;
   private sumSquares = 0;
   private signChanges = 0;
   private lastSign = 0;
   private inFrame = 0;
 
-  /** Adds the next bytes of the stream. */
-  push(chunk: Buffer): void {
-    let offset = 0;
-    if (this.carry !== null && chunk.length > 0) {
-      this.samples(Int16Array.of(((chunk[0] << 8) | this.carry) << 16 >> 16));
-      this.carry = null;
-      offset = 1;
-    }
-    const pairs = (chunk.length - offset) >> 1;
-    const start = chunk.byteOffset + offset;
-    // A view when the bytes are aligned (the usual case), a copy otherwise.
-    const view = start % 2 === 0 ? new Int16Array(chunk.buffer, start, pairs) : new Int16Array(Uint8Array.prototype.slice.call(chunk, offset, offset + pairs * 2).buffer);
-    this.samples(view);
-    if (offset + pairs * 2 < chunk.length) this.carry = chunk[chunk.length - 1];
-  }
-
-  /** The features of every whole frame pushed (a last partial frame counts if it is at least half a frame). */
-  finish(): FrameFeatures {
-    if (this.inFrame >= FRAME_SAMPLES / 2) this.closeFrame();
-    return { count: this.count, energyDb: this.energy.subarray(0, this.count), zeroCrossings: this.crossings.subarray(0, this.count) };
-  }
-
-  /** The hot loop, over locals: 115 million samples for 2 hours. */
-  private samples(values: Int16Array): void {
-    let { previousInput, previousOutput, sumSquares, signChanges, lastSign, inFrame } = this;
-    for (let i = 0; i < values.length; i++) {
-      const x = values[i] / 32768;
-      const y = x - previousInput + 0.995 * previousOutput;
-      previousInput = x;
-      previousOutput = y;
-      sumSquares += y * y;
-      // A dead zone keeps the dither of silence from counting as crossings.
-      const sign = y > 1e-4 ? 1 : y < -1e-4 ? -1 : 0;
-      if (sign !== 0) {
-        if (lastSign !== 0 && sign !== lastSign) signChanges++;
-        lastSign = sign;
+  /** Adds the next bytes of the stream (one μ-law byte a sample). */
+  push(chunk: Uint8Array): void {
+    let { sum, sumSquares, signChanges, lastSign, inFrame } = this;
+    let i = 0;
+    while (i < chunk.length) {
+      // The hot loop, to the end of the frame or of the chunk: 115 million samples for 2 hours.
+      const end = Math.min(chunk.length, i + FRAME_SAMPLES - inFrame);
+      inFrame += end - i;
+      for (; i < end; i++) {
+        const byte = chunk[i];
+        sum += MU_LAW_VALUE[byte];
+        sumSquares += MU_LAW_SQUARE[byte];
+        const sign = MU_LAW_SIGN[byte];
+        if (sign !== 0) {
+          if (sign !== lastSign && lastSign !== 0) signChanges++;
+          lastSign = sign;
+        }
       }
-      if (++inFrame === FRAME_SAMPLES) {
-        this.sumSquares = sumSquares;
-        this.signChanges = signChanges;
-        this.inFrame = inFrame;
-        this.closeFrame();
+      if (inFrame === FRAME_SAMPLES) {
+        this.closeFrame(sum, sumSquares, signChanges, inFrame);
+        sum = 0;
         sumSquares = 0;
         signChanges = 0;
         inFrame = 0;
       }
     }
-    this.previousInput = previousInput;
-    this.previousOutput = previousOutput;
+    this.sum = sum;
     this.sumSquares = sumSquares;
     this.signChanges = signChanges;
     this.lastSign = lastSign;
     this.inFrame = inFrame;
   }
 
-  private closeFrame(): void {
+  /** The features of every whole frame pushed (a last partial frame counts if it is at least half a frame). */
+  finish(): FrameFeatures {
+    if (this.inFrame >= FRAME_SAMPLES / 2) this.closeFrame(this.sum, this.sumSquares, this.signChanges, this.inFrame);
+    return { count: this.count, energyDb: this.energy.subarray(0, this.count), zeroCrossings: this.crossings.subarray(0, this.count) };
+  }
+
+  private closeFrame(sum: number, sumSquares: number, signChanges: number, samples: number): void {
     if (this.count === this.energy.length) {
       this.energy = grown(this.energy);
       this.crossings = grown(this.crossings);
     }
-    const meanSquare = this.sumSquares / this.inFrame;
-    this.energy[this.count] = meanSquare > 1e-10 ? 10 * Math.log10(meanSquare) : -100;
-    this.crossings[this.count] = this.signChanges / this.inFrame;
+    const mean = sum / samples;
+    const variance = sumSquares / samples - mean * mean;
+    this.energy[this.count] = variance > 1e-10 ? 10 * Math.log10(variance) : -100;
+    this.crossings[this.count] = signChanges / samples;
     this.count++;
-    this.sumSquares = 0;
-    this.signChanges = 0;
-    this.inFrame = 0;
   }
 }
 
