@@ -107,12 +107,17 @@ const srtTime = (seconds) => {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
 };
 
+/** Wall milliseconds of one run, its stdout, and the CPU seconds (user + system) of it and its children, from GNU time when there is one. */
 function timedMs(command, args) {
+  const gnuTime = existsSync('/usr/bin/time');
   const t0 = performance.now();
-  const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 });
+  const result = gnuTime
+    ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S', command, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 })
+    : spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 });
   const ms = performance.now() - t0;
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`);
-  return { ms, stdout: result.stdout };
+  const cpu = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr);
+  return { ms, stdout: result.stdout, cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : null };
 }
 
 // The media is kept between runs (its making takes minutes): ANNOT_BENCH_SYNC_DIR, or a folder in the temporary directory.
@@ -140,12 +145,14 @@ const loadBefore = load();
 const decodes = [];
 const syncs = [];
 for (let round = 0; round < 2; round++) {
-  decodes.push(timedMs(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', '-i', media, '-f', 'null', '-']).ms);
+  const decode = timedMs(ffmpeg, ['-hide_banner', '-nostdin', '-v', 'error', '-i', media, '-f', 'null', '-']);
+  decodes.push(decode);
   const run = timedMs(process.execPath, [annot, 'sync', subs, media, '--json']);
-  syncs.push({ ms: run.ms, estimate: JSON.parse(run.stdout) });
+  syncs.push({ ms: run.ms, cpuSeconds: run.cpuSeconds, estimate: JSON.parse(run.stdout) });
 }
 const loadAfter = load();
-const decodeMs = Math.min(...decodes);
+const decodeMs = Math.min(...decodes.map((d) => d.ms));
+const cpuOf = (runs) => (runs.every((r) => r.cpuSeconds !== null) ? Math.min(...runs.map((r) => r.cpuSeconds)) : null);
 const best = syncs.reduce((a, b) => (b.ms < a.ms ? b : a));
 const { estimate } = best;
 const decodePart = estimate.decode_seconds * 1000;
@@ -162,7 +169,10 @@ report({
     rest_s: ((best.ms - decodePart) / 1000).toFixed(2),
     align_s: estimate.align_seconds.toFixed(2),
     runs_s: syncs.map((s) => (s.ms / 1000).toFixed(1)).join('/'),
-    ffmpeg_runs_s: decodes.map((ms) => (ms / 1000).toFixed(1)).join('/'),
+    ffmpeg_runs_s: decodes.map((d) => (d.ms / 1000).toFixed(1)).join('/'),
+    // CPU seconds (user + system, children included) say what the wall times cannot on a loaded machine.
+    cpu_s: cpuOf(syncs)?.toFixed(1) ?? 'n/a',
+    ffmpeg_cpu_s: cpuOf(decodes)?.toFixed(1) ?? 'n/a',
     found: `offset ${estimate.offset} ratio ${estimate.ratio} confidence ${estimate.confidence.toFixed(2)} (made: -2.4, 24/25)`,
     speech,
     load: `${loadBefore} before, ${loadAfter} after`,

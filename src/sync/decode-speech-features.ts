@@ -12,6 +12,9 @@ import { ANALYSIS_RATE, FrameFeatureBuilder, type FrameFeatures } from './frame-
  */
 const RESAMPLE = `aresample=${ANALYSIS_RATE}:filter_size=4:phase_shift=4`;
 
+// `-flush_packets 0`: into a pipe FFmpeg otherwise writes every packet as it comes, some 340 bytes
+// of μ-law, 340,000 writes for 2 hours: 3.8 s of system time against 0.9 s in 32 KB blocks.
+
 /**
  * Decodes the first audio track of a media file with the bundled FFmpeg, resampled to 16 kHz
  * mono, μ-law coded (one byte a sample), and builds the features of its 10 ms frames as the samples stream in through a pipe: the
@@ -20,7 +23,7 @@ const RESAMPLE = `aresample=${ANALYSIS_RATE}:filter_size=4:phase_shift=4`;
  */
 export async function decodeSpeechFeatures(path: string, signal?: AbortSignal): Promise<FrameFeatures> {
   const builder = new FrameFeatureBuilder();
-  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', RESAMPLE, '-ac', '1', '-ar', String(ANALYSIS_RATE), '-f', 'mulaw', '-acodec', 'pcm_mulaw', '-'];
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', RESAMPLE, '-ac', '1', '-ar', String(ANALYSIS_RATE), '-f', 'mulaw', '-acodec', 'pcm_mulaw', '-flush_packets', '0', '-'];
   await new Promise<void>((resolve, reject) => {
     const child = spawn(ffmpegBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
     const errors: Buffer[] = [];
