@@ -75,10 +75,15 @@ export interface WrittenSync {
  * is written, and under `strict` it is SyncUncertainError. Without `output` it only estimates.
  */
 export async function syncSubtitles(request: SyncRequest): Promise<SyncReport> {
-  const held = await holdInMemory(request.subs, request);
-  const cues = cueSpans(held.annotations);
-  if (cues.length === 0) throw new NoCuesToSyncError(`${request.subs}: no cues with a duration to sync (every annotation is a point or refers to another)`);
-  const estimate = await estimateFor(request, cues);
+  if (request.media !== undefined) requireMediaFile(request.media);
+  const reading = holdInMemory(request.subs, request).then((held) => {
+    const cues = cueSpans(held.annotations);
+    if (cues.length === 0) throw new NoCuesToSyncError(`${request.subs}: no cues with a duration to sync (every annotation is a point or refers to another)`);
+    return { held, cues };
+  });
+  // The media's decoding (the long part) starts beside the reading of the cues.
+  const estimate = await estimateFor(request, reading.then(({ cues }) => cues));
+  const { held } = await reading;
   const map: RetimeMap = { factor: estimate.ratio, offset: estimate.offset };
   const lowConfidence = estimate.confidence < LOW_CONFIDENCE;
   if (lowConfidence && request.strict) {
@@ -90,6 +95,11 @@ export async function syncSubtitles(request: SyncRequest): Promise<SyncReport> {
   if (lowConfidence || request.output === undefined) return { estimate, map, lowConfidence, written: null };
   const written = await writeRetimed(held, map, request.output, request);
   return { estimate, map, lowConfidence, written };
+}
+
+function requireMediaFile(media: string): void {
+  if (!existsSync(media)) throw new InvalidInputError(`${media}: no such file`);
+  if (statSync(media).isDirectory()) throw new InvalidInputError(`${media}: is a directory, expected a media file`);
 }
 
 /** The offset as `+2.500 s`. */
@@ -133,16 +143,15 @@ function cueSpans(annotations: readonly Annotation[]): CueSpan[] {
   return spans;
 }
 
-async function estimateFor(request: SyncRequest, cues: readonly CueSpan[]): Promise<SyncEstimate> {
+async function estimateFor(request: SyncRequest, cues: Promise<readonly CueSpan[]>): Promise<SyncEstimate> {
   const options: SyncOptions = { maxOffsetSeconds: request.maxOffsetSeconds, fixFramerate: request.fixFramerate, signal: request.signal };
   if (request.reference !== undefined) {
+    const spans = await cues;
     const reference = cueSpans((await holdInMemory(request.reference, request)).annotations);
     if (reference.length === 0) throw new NoCuesToSyncError(`${request.reference}: no cues with a duration to sync to`);
-    return estimateSyncToReference(reference, cues, options);
+    return estimateSyncToReference(reference, spans, options);
   }
   if (request.media === undefined) throw new TypeError('syncSubtitles needs media or reference');
-  if (!existsSync(request.media)) throw new InvalidInputError(`${request.media}: no such file`);
-  if (statSync(request.media).isDirectory()) throw new InvalidInputError(`${request.media}: is a directory, expected a media file`);
   return estimateSyncToMedia(request.media, cues, options);
 }
 

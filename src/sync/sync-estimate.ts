@@ -53,16 +53,30 @@ export interface SyncOptions {
 /**
  * Estimates the offset (and frame-rate ratio) that lays the cues over the speech of a media
  * file's first audio track: decoded with the bundled FFmpeg to 16 kHz mono, 10 ms frames,
- * speech detected by energy and zero crossings (speech-detector.ts), then alignCues.
+ * speech detected by energy and zero crossings (speech-detector.ts), then alignCues. The cues may
+ * still be on their way (a file being read): the decoding starts at once, beside their reading,
+ * and is stopped when they fail.
  */
-export async function estimateSyncToMedia(mediaPath: string, cues: readonly CueSpan[], options: SyncOptions = {}): Promise<SyncEstimate> {
+export async function estimateSyncToMedia(mediaPath: string, cues: readonly CueSpan[] | Promise<readonly CueSpan[]>, options: SyncOptions = {}): Promise<SyncEstimate> {
+  const stop = new AbortController();
+  options.signal?.addEventListener('abort', () => stop.abort(options.signal?.reason), { once: true });
   const decodeStart = performance.now();
-  const features = await decodeSpeechFeatures(mediaPath, options.signal);
-  const decodeSeconds = (performance.now() - decodeStart) / 1000;
+  const decoding = decodeSpeechFeatures(mediaPath, stop.signal).then((features) => ({ features, decodeSeconds: (performance.now() - decodeStart) / 1000 }));
+  // Handled here too, so a decoding that fails while the cues are read is not an unhandled rejection.
+  decoding.catch(() => {});
+  let spans: readonly CueSpan[];
+  try {
+    spans = await cues;
+  } catch (error) {
+    stop.abort();
+    await decoding.catch(() => {});
+    throw error;
+  }
+  const { features, decodeSeconds } = await decoding;
   const alignStart = performance.now();
   const speech = detectSpeech(features);
   const reference = Float32Array.from(speech);
-  const alignment = alignCues({ reference, cues, maxOffsetSeconds: options.maxOffsetSeconds ?? DEFAULT_MAX_OFFSET_SECONDS, ratios: ratiosOf(options) });
+  const alignment = alignCues({ reference, cues: spans, maxOffsetSeconds: options.maxOffsetSeconds ?? DEFAULT_MAX_OFFSET_SECONDS, ratios: ratiosOf(options) });
   let speechFrames = 0;
   for (const frame of speech) speechFrames += frame;
   return {
@@ -70,7 +84,7 @@ export async function estimateSyncToMedia(mediaPath: string, cues: readonly CueS
     ratio: alignment.ratio,
     confidence: alignment.confidence,
     against: 'speech',
-    cues: cues.length,
+    cues: spans.length,
     referenceSeconds: features.count * FRAME_SECONDS,
     speechSeconds: speechFrames * FRAME_SECONDS,
     decodeSeconds,
