@@ -72,4 +72,19 @@ describe('annot sync SUBS --reference OTHER [OUT]', () => {
     expect(early.ratio).toBe('1');
     expect(Math.abs(Number(early.offset) - (Number(asIs.offset) + 4.5))).toBeLessThanOrEqual(0.01);
   });
+
+  it('OUT may be SUBS itself, and any format: an .annot written whole, then synced in place', async () => {
+    const subs = join(dir, 'in-place.vtt');
+    writeFileSync(subs, moved(ENGLISH, 1, 6.5));
+    const inPlace = await sync([subs, '--reference', ENGLISH, subs]);
+    expect(inPlace.offset).toBe('-6.5');
+    expect(times(readFileSync(subs, 'utf8'))).toEqual(times(readFileSync(ENGLISH, 'utf8')));
+    const store = join(dir, 'synced.annot');
+    writeFileSync(subs, moved(ENGLISH, 1, -2.25));
+    const annot = await sync([subs, '--reference', ENGLISH, store, '--no-fix-framerate']);
+    expect(annot).toMatchObject({ offset: '2.25', ratio: '1', written: { annotations: 78 } });
+    // The .annot synced against its own reference again: nothing to move, and the file replaced whole.
+    const again = await sync([store, '--reference', ENGLISH, store]);
+    expect(again).toMatchObject({ offset: '0', ratio: '1', written: { annotations: 78 } });
+  });
 });
