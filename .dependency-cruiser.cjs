@@ -14,7 +14,7 @@ const LAYERS = [
   ['src/oplog/'],
   // Backends (memory, mapping, sqlite, postgres) and replay, which builds a memory store.
   ['src/store/(?!store\\.ts$|read-page\\.ts$|errors\\.ts$)'],
-  ['src/adapters/', 'src/tracks/', 'src/media/'],
+  ['src/adapters/', 'src/tracks/', 'src/media/', 'src/sync/'],
   ['src/render/'],
   ['src/service/'],
   ['src/processors/'],

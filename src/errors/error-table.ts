@@ -41,9 +41,11 @@ export const ERROR_TABLE = Object.freeze({
   ANNOT_INVALID_BODY: row(422, 'a well-formed JSON body that fails the route\'s own schema'),
   ANNOT_BAD_REQUEST: row(400, 'a request the HTTP server refused before annot read it (a malformed URL or header)'),
   ANNOT_RANGE_NOT_SATISFIABLE: row(416, 'a Range header that lies outside the served media file'),
-  // media peaks: GET /media/peaks, the waveform of the served media
-  ANNOT_NO_AUDIO: row(404, 'peaks (GET /media/peaks) of a media file that has no audio track to draw a waveform of'),
-  ANNOT_MEDIA_UNREADABLE: row(500, 'the served media file could not be decoded by the bundled FFmpeg (damaged, or not audio or video)'),
+  // media: the waveform of the served media (GET /media/peaks), the speech annot sync aligns to
+  ANNOT_NO_AUDIO: row(404, 'a media file with no audio track: no waveform to draw (GET /media/peaks), no speech to sync to (annot sync)'),
+  ANNOT_MEDIA_UNREADABLE: row(500, 'a media file the bundled FFmpeg could not decode (damaged, or not audio or video): the served media, or the media of annot sync'),
+  ANNOT_SYNC_UNCERTAIN: row(422, 'annot sync --strict found no clear alignment of the cues (confidence under 0.5); nothing was written'),
+  ANNOT_SYNC_NO_CUES: row(422, 'annot sync was given a subtitle or reference file with no timed cues to align'),
   ANNOT_SHUTTING_DOWN: row(503, 'a request that arrived while the server shuts down'),
   ANNOT_INTERNAL: row(500, 'a bug in annot: please report it with the command and ANNOT_DEBUG=1 output'),
   // the operating system, as the CLI reports it (the server answers these as ANNOT_INTERNAL)
