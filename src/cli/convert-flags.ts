@@ -17,6 +17,11 @@ export const CONVERT_FLAGS = {
   recursive: { kind: 'boolean', description: 'with --out-dir: convert the files of known formats inside folder inputs and their sub-folders, keeping the sub-folders under --out-dir' },
   jobs: { kind: 'integer', description: 'with --out-dir: how many files are converted at once (default: the number of CPUs)', min: 1 },
   ...RETIME_FLAGS,
+  'sync-to': {
+    kind: 'string',
+    description:
+      'retime: align the cues to the speech in this media\'s audio first, as annot sync does (offset within ±60 s, and a frame-rate ratio); a low confidence writes nothing (--strict: fails)',
+  },
 } as const satisfies FlagSpecs;
 
 /** The flags that only the batch form (`--out-dir`) takes. */

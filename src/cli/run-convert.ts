@@ -12,10 +12,18 @@ import type { ConvertArguments } from './convert-arguments.js';
  * one file (runConvert), `IN... --out-dir DIR --to FORMAT` a batch (run-convert-batch.ts).
  */
 export async function runConvertCommand(positionals: readonly string[], flags: FlagValues<typeof CONVERT_FLAGS>): Promise<void> {
-  const { 'out-dir': outDir, recursive, jobs, 'strict-time': strictTime, 'asset-id': assetId, shift, 'fps-from': fpsFrom, 'fps-to': fpsTo, scale, sync, within, fps, ...common } = flags;
+  const { 'out-dir': outDir, recursive, jobs, 'strict-time': strictTime, 'asset-id': assetId, shift, 'fps-from': fpsFrom, 'fps-to': fpsTo, scale, sync, within, fps, 'sync-to': syncTo, ...common } = flags;
   // The retime is checked before anything is read: a value it cannot read is a usage error naming its flag.
   const retimeFlags = { shift, 'fps-from': fpsFrom, 'fps-to': fpsTo, scale, sync, within, fps };
-  const retime = Object.values(retimeFlags).every((value) => value === undefined) ? undefined : (await import('./retime-of-flags.js')).retimeOfFlags(retimeFlags);
+  let retime = Object.values(retimeFlags).every((value) => value === undefined) ? undefined : (await import('./retime-of-flags.js')).retimeOfFlags(retimeFlags);
+  if (syncTo !== undefined) {
+    const { checkSyncToFlags, retimeSyncedTo } = await import('./convert-sync-to.js');
+    checkSyncToFlags(retime !== undefined, outDir !== undefined);
+    if (positionals.length !== 2) throw new UsageError(`convert takes INPUT OUTPUT (${plural(positionals.length, 'argument')} given)`);
+    const synced = await retimeSyncedTo({ input: positionals[0], media: syncTo, from: common.from, rate: common.rate, encoding: common.encoding, strict: common.strict });
+    if (synced === null) return;
+    retime = synced;
+  }
   const shared = { ...common, strictTime, assetId, retime };
   if (outDir !== undefined) {
     const { runConvertBatch } = await import('./run-convert-batch.js');

@@ -103,4 +103,35 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
     expect(result.stderr).toMatch(/warning: no clear alignment \(confidence 0\.\d\d, under 0\.5\)/);
     expect(existsSync(out)).toBe(false);
   });
+
+  it('annot convert --sync-to MEDIA converts with the same retime, into another format', async () => {
+    const { media, cues } = tracks.get('dense')!;
+    const subs = join(dir, 'convert-sync-to.srt');
+    const out = join(dir, 'convert-sync-to.vtt');
+    writeFileSync(subs, srtOf(cues, { scale: 25 / 24, shift: 3.1 }));
+    const result = await runCli(['convert', subs, out, '--sync-to', media], { timeoutMs: 120_000 });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/synced to .*: offset -2\.9\d\d s, ratio 24\/25.*confidence 0\.\d\d$/m);
+    const synced = srtCues(readFileSync(out, 'utf8').replace(/(\d\d:\d\d:\d\d)\.(\d{3})/g, '$1,$2'));
+    expect(synced).toHaveLength(cues.length);
+    synced.forEach((cue, i) => expect(Math.abs(cue.start - cues[i].start)).toBeLessThanOrEqual(0.052));
+  });
+
+  it('annot convert --sync-to with no clear alignment writes nothing, and --strict fails; other retime flags are refused', async () => {
+    const { media, cues } = tracks.get('sparse')!;
+    const subs = join(dir, 'convert-far.srt');
+    const out = join(dir, 'convert-far.vtt');
+    writeFileSync(subs, srtOf(cues, { shift: 90 }));
+    const unclear = await runCli(['convert', subs, out, '--sync-to', media], { timeoutMs: 120_000 });
+    expect(unclear.code).toBe(0);
+    expect(unclear.stderr).toMatch(/warning: no clear alignment .*nothing written/);
+    expect(existsSync(out)).toBe(false);
+    const strict = await runCli(['convert', subs, out, '--sync-to', media, '--strict'], { timeoutMs: 120_000 });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('ANNOT_SYNC_UNCERTAIN');
+    expect(existsSync(out)).toBe(false);
+    const mixed = await runCli(['convert', subs, out, '--sync-to', media, '--shift', '2'], { timeoutMs: 120_000 });
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/--sync-to: it finds the offset and frame-rate ratio itself/);
+  });
 });
