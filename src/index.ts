@@ -205,7 +205,7 @@ export { readPage, readPages } from './service/read-annotations.js';
 export { validateAnnotations, type ValidationSummary } from './service/validate-annotations.js';
 export { convertFile, type ConvertReport, type ConvertRequest } from './service/convert-file.js';
 // retiming (issue 35): the map a conversion's `retime` takes, and what its report says the retime did
-export { retimeMap, wireSpelling, flagSpelling, type RetimeMap, type RetimeRequest, type RetimePart, type PartSpelling } from './time/retime.js';
+export { retimeMap, wireSpelling, flagSpelling, type RetimeMap, type RetimeWindow, type RetimeRequest, type RetimePart, type PartSpelling } from './time/retime.js';
 export { type RetimeCounts } from './service/retime-annotations.js';
 export { type RetimeReport } from './service/retimed-document.js';
 export { exportFromService, importIntoService, type ImportReport, type ImportRequest } from './service/import-export.js';

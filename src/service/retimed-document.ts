@@ -60,7 +60,10 @@ export function retimedDocument(document: LoadedDocument, retime: ConversionReti
 }
 
 /** What a retime did to a conversion: its counts and the lines that say what was lost. */
-export type RetimeReport = RetimeCounts & { readonly findings: readonly string[] };
+export type RetimeReport = RetimeCounts & {
+  /** One line for each kind of loss (cut, dropped, rounded), as the CLI prints them. */
+  readonly findings: readonly string[];
+};
 
 /**
  * The document retimed when there is a retime (else as it was), and the part of a conversion's

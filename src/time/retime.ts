@@ -40,7 +40,15 @@ export interface RetimeMap {
   /** Seconds added after multiplying. */
   readonly offset: Fraction;
   /** The window of original times whose annotations move (start inclusive, end exclusive); absent for all. */
-  readonly within?: { readonly start: Fraction; readonly end: Fraction };
+  readonly within?: RetimeWindow;
+}
+
+/** The original times whose annotations a map moves: those that start in `[start, end)`. */
+export interface RetimeWindow {
+  /** The first second in the window (inclusive). */
+  readonly start: Fraction;
+  /** The second the window stops before (exclusive). */
+  readonly end: Fraction;
 }
 
 /** How to spell a part of the request in messages: `--fps-from` on the command line, `fps_from` over HTTP. */
@@ -240,7 +248,7 @@ function syncPairsOf(text: string, field: string, fps: string | number | undefin
   return [[t1, middles[0][0]], [middles[0][1], u2]];
 }
 
-function windowOf(within: readonly [TimeInput, TimeInput], field: string, fps: string | number | undefined): { start: Fraction; end: Fraction } {
+function windowOf(within: readonly [TimeInput, TimeInput], field: string, fps: string | number | undefined): RetimeWindow {
   if (!Array.isArray(within) || within.length !== 2) throw new InvalidTimeError(`${field}: expected two times, START and END`);
   const start = parseTime(within[0], { fps, field: `${field} START` }).seconds;
   const end = parseTime(within[1], { fps, field: `${field} END` }).seconds;
