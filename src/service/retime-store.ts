@@ -26,7 +26,7 @@ export interface RetimeStoreResult {
   readonly map: RetimeMap;
   /** The map for messages: `×25025/24000, +2.5 s`. */
   readonly description: string;
-  /** Annotations moved, cut at 0 s, dropped, and times rounded (AnnotationRetimer's counts). */
+  /** Annotations moved, cut at 0 s, dropped (with those that referred to them: `dependents`, as `droppedReferring`), and times rounded. */
   readonly counts: RetimeCounts;
   /** Annotations without a time of their own, on a symbolic tier, dropped with the annotation they referred to. */
   readonly droppedReferring: number;
@@ -74,7 +74,7 @@ export async function retimeStore(service: AnnotationService, request: RetimeReq
   return {
     map,
     description: describeMap(map),
-    counts: { ...retimer.counts },
+    counts: { ...retimer.counts, dependents: droppedReferring },
     droppedReferring,
     findings,
     tiers: tiers.map(({ name }) => name),

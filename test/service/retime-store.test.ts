@@ -80,7 +80,7 @@ function retimeCases(kind: string): void {
     const clock = await store.latestClock();
     const result = await retimeStore(service, { shift: '2.5' }, { actor: 'user:test' });
     expect(result.description).toBe('+2.5 s');
-    expect(result.counts).toEqual({ moved: 5, rounded: 0, cut: 0, dropped: 0 });
+    expect(result.counts).toEqual({ moved: 5, rounded: 0, cut: 0, dropped: 0, dependents: 0 });
     expect(result.tiers).toEqual(['utt', 'parts', 'glosses']);
     expect(await snapshot()).toEqual({ u1: '[8.5, 11.5)', u2: '[22.5, 24.5)', p1: '[8.5, 10)', p2: '[10, 11.5)', p3: '[22.5, 24.5)', g1: 'symbolic', g2: 'symbolic' });
     // One batch: five entries by one actor, received together, the last one's clock returned.
@@ -92,7 +92,7 @@ function retimeCases(kind: string): void {
 
   it('cuts at 0 s, drops what ends before it, and drops the symbolic annotations referring to a dropped one', async () => {
     const result = await retimeStore(service, { shift: '-7.5' }, { actor: 'test' });
-    expect(result.counts).toEqual({ moved: 5, rounded: 0, cut: 1, dropped: 1 });
+    expect(result.counts).toEqual({ moved: 5, rounded: 0, cut: 1, dropped: 1, dependents: 1 });
     expect(result.droppedReferring).toBe(1);
     expect(await snapshot()).toEqual({ u1: '[0, 1.5)', u2: '[12.5, 14.5)', p1: null, p2: '[0, 1.5)', p3: '[12.5, 14.5)', g1: null, g2: 'symbolic' });
     expect(result.findings).toEqual([
