@@ -7,37 +7,15 @@
 // run alternately, several times each, and the medians are compared, so load from elsewhere on the
 // machine falls on both. ANNOT_BENCH_RETIME_SIZES=20000:1,... changes the sizes and runs.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeSrt } from './lib/generated-srt.js';
 import { median, report } from './lib/harness.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const run = join(root, 'bin', 'run.js');
-
-function timestamp(ms) {
-  const two = (n) => String(n).padStart(2, '0');
-  return `${two(Math.floor(ms / 3600000))}:${two(Math.floor(ms / 60000) % 60)}:${two(Math.floor(ms / 1000) % 60)},${String(ms % 1000).padStart(3, '0')}`;
-}
-
-/** An SRT file of `count` cues, one or two lines each, some with tags. */
-async function writeSrt(path, count) {
-  const stream = createWriteStream(path);
-  const write = (text) => (stream.write(text) ? Promise.resolve() : new Promise((resolve) => stream.once('drain', resolve)));
-  let chunk = [];
-  for (let i = 0; i < count; i++) {
-    const start = i * 1500;
-    const text = i % 2 === 0 ? `Line ${i} of the <i>generated</i> subtitles` : `Line ${i}\nand a second line`;
-    chunk.push(`${i + 1}\n${timestamp(start)} --> ${timestamp(start + 1200)}\n${text}\n\n`);
-    if (chunk.length === 10000) {
-      await write(chunk.join(''));
-      chunk = [];
-    }
-  }
-  await write(chunk.join(''));
-  await new Promise((resolve) => stream.end(resolve));
-}
 
 /** Wall seconds, peak RSS (MB) and CPU seconds (user + system) of one run, from GNU time. */
 function timed(args) {
